@@ -1,0 +1,47 @@
+// Host arrays.
+#include "frontend/array.h"
+
+#include <fmt/format.h>
+
+#include "frontend/errors.h"
+
+namespace halogen {
+
+namespace {
+int64_t count(const std::vector<int64_t> &shape) {
+    int64_t n = 1;
+    for (int64_t d : shape) {
+        if (d < 0) throw ShapeError(fmt::format("array: negative extent in shape {}", dims_str(shape)));
+        n *= d;
+    }
+    return n;
+}
+}  // namespace
+
+Array::Array(DType dtype, std::vector<int64_t> shape)
+    : dtype_(dtype), shape_(std::move(shape)), bytes_(count(shape_) * dtype_size(dtype)) {}
+
+int64_t Array::size() const { return count(shape_); }
+
+double Array::get(int64_t k) const {
+    switch (dtype_) {
+    case DType::Float32: return data<float>()[k];
+    case DType::Int32: return data<int32_t>()[k];
+    case DType::Bool: return data<uint8_t>()[k] != 0;
+    }
+    return 0;
+}
+
+void Array::set(int64_t k, double v) {
+    switch (dtype_) {
+    case DType::Float32: data<float>()[k] = static_cast<float>(v); break;
+    case DType::Int32: data<int32_t>()[k] = static_cast<int32_t>(v); break;
+    case DType::Bool: data<uint8_t>()[k] = v != 0; break;
+    }
+}
+
+std::string dims_str(const std::vector<int64_t> &shape) {
+    return "[" + fmt::format("{}", fmt::join(shape, ", ")) + "]";
+}
+
+}  // namespace halogen

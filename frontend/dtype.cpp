@@ -1,0 +1,19 @@
+// Names and sizes of the element types.
+#include "frontend/dtype.h"
+
+namespace halogen {
+
+std::string dtype_name(DType t) {
+    switch (t) {
+    case DType::Float32: return "float32";
+    case DType::Int32: return "int32";
+    case DType::Bool: return "bool";
+    }
+    return "?";
+}
+
+std::size_t dtype_size(DType t) { return t == DType::Bool ? 1 : 4; }
+bool is_float(DType t) { return t == DType::Float32; }
+bool is_numeric(DType t) { return t != DType::Bool; }
+
+}  // namespace halogen

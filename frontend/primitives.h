@@ -1,0 +1,51 @@
+// Builders for the primitive ops (see ops.h for each op's meaning). Binary ops and `where`
+// broadcast their operands NumPy-style (through expand views); operands must share a dtype.
+// Shape and dtype errors are raised here, when the graph is built.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "frontend/node.h"
+
+namespace halogen {
+
+// Leaves
+Tensor input(const std::string &name, DType dtype, const Shape &shape);
+Tensor fconst(double value);                     // float32 scalar
+Tensor iconst(int64_t value);                    // int32 scalar
+Tensor bconst(bool value);                       // bool scalar
+Tensor dim_const(const Dim &d, DType dtype);     // a dim's value, known once symbols are bound
+Tensor index_components(const Shape &shape);     // int32, row-major linear index of each element
+Tensor arange(const Dim &n);                     // index_components({n})
+
+// Unary
+Tensor neg(const Tensor &a);
+Tensor recip(const Tensor &a);
+Tensor sqrt(const Tensor &a);
+Tensor exp2(const Tensor &a);
+Tensor log2(const Tensor &a);
+Tensor sin(const Tensor &a);
+Tensor not_(const Tensor &a);
+Tensor cast(const Tensor &a, DType to);
+
+// Binary
+Tensor add(const Tensor &a, const Tensor &b);
+Tensor mul(const Tensor &a, const Tensor &b);
+Tensor maximum(const Tensor &a, const Tensor &b);
+Tensor idiv(const Tensor &a, const Tensor &b);
+Tensor mod(const Tensor &a, const Tensor &b);
+Tensor and_(const Tensor &a, const Tensor &b);
+Tensor or_(const Tensor &a, const Tensor &b);
+Tensor xor_(const Tensor &a, const Tensor &b);
+Tensor ne(const Tensor &a, const Tensor &b);
+Tensor lt(const Tensor &a, const Tensor &b);
+
+// Ternary
+Tensor where(const Tensor &cond, const Tensor &a, const Tensor &b);
+
+// Reductions: the reduced axes stay, with extent 1. Negative axes count from the end.
+Tensor reduce_sum(const Tensor &a, const std::vector<int> &axes);
+Tensor reduce_max(const Tensor &a, const std::vector<int> &axes);
+
+}  // namespace halogen

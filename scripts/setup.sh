@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Shared set-up for run.sh and test.sh: install missing Debian packages, configure, build.
+# Sourced, not run. Quick when nothing changed: dpkg-query instead of apt-get, an incremental build.
+
+HALOGEN_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+HALOGEN_BUILD="${HALOGEN_BUILD:-$HALOGEN_ROOT/build}"
+
+# Every package the build needs, all from Debian's archive.
+HALOGEN_PACKAGES=(
+  cmake ninja-build g++ pkg-config
+  libhalide14-0-dev libisl-dev libfmt-dev libgtest-dev libcli11-dev
+)
+
+halogen_install_packages() {
+  local missing=()
+  for p in "${HALOGEN_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; then
+    echo "halogen: these Debian packages are missing: ${missing[*]}" >&2
+    echo "halogen: install them as root:  apt-get update && apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "halogen: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+halogen_build() {
+  if [ ! -f "$HALOGEN_BUILD/CMakeCache.txt" ]; then
+    cmake -S "$HALOGEN_ROOT" -B "$HALOGEN_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release
+  fi
+  cmake --build "$HALOGEN_BUILD" -j "$(nproc)"
+}
