@@ -1,0 +1,68 @@
+// The halogen command-line program.
+//   halogen seed    compile and run the seed note's expression, print its result and loop nest
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "frontend/halogen.h"
+#include "halide_gen/jit.h"
+#include "halide_gen/loop_nest.h"
+#include "schedules/schedule.h"
+
+namespace {
+
+using namespace halogen;
+
+void print_array(const Array &a) {
+    const auto &s = a.shape();
+    const int64_t cols = s.empty() ? 1 : s.back();
+    std::string out = "[";
+    for (int64_t k = 0; k < a.size(); ++k) {
+        if (k % cols == 0) out += (k ? "],\n [" : "[");
+        else out += ", ";
+        out += fmt::format("{}", a.get(k));
+    }
+    fmt::print("{}]]\n", out);
+}
+
+int seed(const std::string &schedule) {
+    // (caten (!where (!eq (iconst 2) (!index-components `(3 3))) (iconst 2) (iconst 3)))
+    Tensor expr = where(eq(iconst(2), index_components({3, 3})), iconst(2), iconst(3));
+    LoweredGraph lg = lower(Graph({expr}));
+    apply_schedule(lg, schedule, Halide::get_host_target());
+    LoopNest nest = loop_nest(lg);
+    JitKernel kernel(std::move(lg));
+    Array out(DType::Int32, {3, 3});
+    kernel.run({}, out.ref());
+
+    fmt::print("seed: where(eq(iconst(2), index_components({{3, 3}})), iconst(2), iconst(3))\n\n");
+    fmt::print("result (halide, schedule '{}'):\n", schedule);
+    print_array(out);
+    fmt::print("reference interpreter:\n");
+    print_array(interpret(expr, {}));
+    fmt::print("\nkernels: {}, intermediate buffers: {}\n\nloop nest:\n{}", nest.produced.size(),
+               nest.allocated.size(), nest.stmt);
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    CLI::App app{"halogen: a deep-learning kernel compiler backend on Halide"};
+    app.require_subcommand(1);
+    std::string schedule = "none";
+    auto *seed_cmd = app.add_subcommand("seed", "Compile and run the seed note's where/eq/index_components expression");
+    seed_cmd->add_option("--schedule", schedule, "Schedule to apply")->check(CLI::IsMember(schedule_names()));
+    CLI11_PARSE(app, argc, argv);
+    try {
+        if (*seed_cmd) return seed(schedule);
+    } catch (const halogen::Error &e) {
+        std::cerr << "halogen: " << e.what() << "\n";
+        return 1;
+    } catch (const Halide::Error &e) {
+        std::cerr << "halogen: Halide: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}

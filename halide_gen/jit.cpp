@@ -1,0 +1,62 @@
+// JIT compile and run.
+#include "halide_gen/jit.h"
+
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "frontend/errors.h"
+#include "halide_gen/types.h"
+
+namespace halogen {
+
+namespace {
+
+// A Halide view of caller memory: Halide dimension 0 is the last (contiguous) halogen axis.
+Halide::Buffer<> wrap(const BufferRef &b, const std::string &role) {
+    std::vector<int> sizes;
+    for (auto it = b.shape.rbegin(); it != b.shape.rend(); ++it) {
+        if (*it > std::numeric_limits<int32_t>::max()) {
+            throw BufferError(fmt::format("{}: extent {} exceeds Halide's 32-bit indexing", role, *it));
+        }
+        sizes.push_back(static_cast<int>(*it));
+    }
+    return Halide::Buffer<>(halide_type(b.dtype), b.data, sizes);
+}
+
+}  // namespace
+
+JitKernel::JitKernel(LoweredGraph lowered, const Halide::Target &target)
+    : lowered_(std::move(lowered)), pipeline_(lowered_.out), target_(target) {
+    pipeline_.compile_jit(target_);
+}
+
+void JitKernel::run(const BufferRefs &inputs, const BufferRef &output, const Bindings &bindings) {
+    const Graph &g = lowered_.graph;
+    g.check_bindings(bindings);
+    Halide::ParamMap params;
+    for (const Node *n : g.inputs()) {
+        const std::string role = "input '" + n->name + "'";
+        auto it = inputs.find(n->name);
+        if (it == inputs.end()) {
+            throw BufferError(fmt::format("{}: no buffer given (expected {} of shape {})", role,
+                                          dtype_name(n->dtype), shape_str(n->shape)));
+        }
+        check_buffer(*n, role, it->second.dtype, it->second.shape, bindings);
+        if (it->second.data == nullptr) throw BufferError(role + ": null data pointer");
+        params.set(lowered_.inputs.at(n->name), wrap(it->second, role));
+    }
+    for (auto &[name, p] : lowered_.dims) {
+        int64_t v = bindings.at(name);
+        if (v > std::numeric_limits<int32_t>::max()) {
+            throw BindingError(fmt::format("graph: symbolic dim '{}' = {} exceeds int32", name, v));
+        }
+        params.set(p, static_cast<int32_t>(v));
+    }
+    check_buffer(*lowered_.output, "output", output.dtype, output.shape, bindings);
+    if (output.data == nullptr) throw BufferError("output: null data pointer");
+    Halide::Buffer<> out = wrap(output, "output");
+    pipeline_.realize(out, target_, params);
+}
+
+}  // namespace halogen

@@ -1,0 +1,297 @@
+// Graph -> Halide Funcs, one Func per node, no schedule.
+#include "halide_gen/lower.h"
+
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "frontend/errors.h"
+#include "halide_gen/types.h"
+
+namespace halogen {
+
+using Halide::Expr;
+using Halide::Func;
+using Halide::Var;
+
+std::vector<Halide::Argument> LoweredGraph::arguments() const {
+    std::vector<Halide::Argument> args;
+    for (const auto &[name, p] : inputs) args.push_back(p);
+    for (const auto &[name, p] : dims) args.push_back(p);
+    return args;
+}
+
+namespace {
+
+Expr constant(DType t, double v) {
+    switch (t) {
+    case DType::Float32: return Expr(static_cast<float>(v));
+    case DType::Int32: return Expr(static_cast<int32_t>(v));
+    case DType::Bool: return Halide::Internal::make_bool(v != 0);
+    }
+    return Expr();
+}
+
+// Halide argument order: halogen axis k is Halide dimension rank-1-k.
+std::vector<Var> args_of(const std::vector<Var> &v, std::size_t rank) {
+    return std::vector<Var>(v.rbegin() + (v.size() - rank), v.rend());
+}
+
+class Lowerer {
+public:
+    explicit Lowerer(LoweredGraph &lg) : lg_(lg) {}
+
+    void define(const Node &n);
+    void constrain_output();
+
+private:
+    LoweredGraph &lg_;
+
+    // A dim as an int32 expression of the symbolic-dim Params.
+    Expr dim(const Dim &d) {
+        Expr total = 0;
+        for (const auto &[mono, coeff] : d.terms()) {
+            Expr term = static_cast<int32_t>(coeff);
+            for (const auto &s : mono) term = term * param(s);
+            total = total + term;
+        }
+        return Halide::Internal::simplify(total);
+    }
+
+    Halide::Param<int32_t> &param(const std::string &name) {
+        auto it = lg_.dims.find(name);
+        if (it == lg_.dims.end()) {
+            it = lg_.dims.emplace(name, Halide::Param<int32_t>(name)).first;
+            it->second.set_range(0, Halide::Int(32).max());
+        }
+        return it->second;
+    }
+
+    std::vector<Expr> dims(const Shape &s) {
+        std::vector<Expr> out;
+        for (const auto &d : s) out.push_back(dim(d));
+        return out;
+    }
+
+    // Row-major strides of a shape.
+    std::vector<Expr> strides(const Shape &s) {
+        std::vector<Expr> out(s.size());
+        Expr st = 1;
+        for (int k = int(s.size()) - 1; k >= 0; --k) {
+            out[k] = st;
+            st = Halide::Internal::simplify(st * dim(s[k]));
+        }
+        return out;
+    }
+
+    Expr call(const Tensor &t, std::vector<Expr> idx) {
+        std::reverse(idx.begin(), idx.end());
+        return lg_.funcs.at(t.get())(idx);
+    }
+    std::vector<Expr> pure_index(std::size_t rank) { return {lg_.vars.begin(), lg_.vars.begin() + rank}; }
+
+    Expr elementwise(const Node &n, const std::vector<Expr> &in);
+    Expr view(const Node &n, const std::vector<Expr> &o);
+    Expr reshape_source(const Node &n, const std::vector<Expr> &o);
+    void reduction(const Node &n, Func &f, const std::vector<Var> &args);
+    Expr input(const Node &n);
+    void constrain(Halide::OutputImageParam p, const Shape &shape);
+};
+
+Expr Lowerer::elementwise(const Node &n, const std::vector<Expr> &in) {
+    const DType t = n.inputs[0].dtype();
+    const bool logic = t == DType::Bool;
+    switch (n.op) {
+    case Op::Neg: return -in[0];
+    case Op::Recip: return 1.0f / in[0];
+    case Op::Sqrt: return Halide::sqrt(in[0]);
+    case Op::Exp2: return Halide::pow(2.0f, in[0]);
+    case Op::Log2: return Halide::log(in[0]) * float(1.0 / std::log(2.0));
+    case Op::Sin: return Halide::sin(in[0]);
+    case Op::Not: return logic ? !in[0] : ~in[0];
+    case Op::Cast:
+        if (n.dtype == DType::Bool) return in[0] != Halide::Internal::make_zero(halide_type(t));
+        return Halide::cast(halide_type(n.dtype), in[0]);
+    case Op::Add: return in[0] + in[1];
+    case Op::Mul: return in[0] * in[1];
+    case Op::Max: return Halide::max(in[0], in[1]);
+    case Op::IDiv: return in[0] / in[1];   // Halide's int division is Euclidean, x/0 == 0
+    case Op::Mod: return in[0] % in[1];    // remainder in [0, |b|), x%0 == 0
+    case Op::And: return logic ? (in[0] && in[1]) : (in[0] & in[1]);
+    case Op::Or: return logic ? (in[0] || in[1]) : (in[0] | in[1]);
+    case Op::Xor: return logic ? (in[0] != in[1]) : (in[0] ^ in[1]);
+    case Op::Ne: return in[0] != in[1];
+    case Op::Lt: return in[0] < in[1];
+    case Op::Where: return Halide::select(in[0], in[1], in[2]);
+    default: break;
+    }
+    throw GraphError(fmt::format("lower: {} is not elementwise", n.label()));
+}
+
+Expr Lowerer::reshape_source(const Node &n, const std::vector<Expr> &o) {
+    const Shape &in = n.inputs[0].shape();
+    const Shape &out = n.shape;
+    // Reshapes that only add or drop extent-1 axes map axes one to one, without div/mod.
+    auto squeeze = [](const Shape &s) {
+        std::vector<std::size_t> keep;
+        for (std::size_t k = 0; k < s.size(); ++k) {
+            if (s[k] != Dim(1)) keep.push_back(k);
+        }
+        return keep;
+    };
+    auto ki = squeeze(in), ko = squeeze(out);
+    bool one_to_one = ki.size() == ko.size();
+    for (std::size_t m = 0; one_to_one && m < ki.size(); ++m) one_to_one = in[ki[m]] == out[ko[m]];
+    std::vector<Expr> j(in.size(), Expr(0));
+    if (one_to_one) {
+        for (std::size_t m = 0; m < ki.size(); ++m) j[ki[m]] = o[ko[m]];
+        return call(n.inputs[0], j);
+    }
+    // General case: flatten the output index, unflatten it in the input's shape.
+    auto os = strides(out), is = strides(in);
+    Expr lin = 0;
+    for (std::size_t k = 0; k < out.size(); ++k) lin = lin + o[k] * os[k];
+    for (std::size_t k = 0; k < in.size(); ++k) {
+        j[k] = k == 0 ? lin / is[k] : (lin / is[k]) % dim(in[k]);
+    }
+    return call(n.inputs[0], j);
+}
+
+Expr Lowerer::view(const Node &n, const std::vector<Expr> &o) {
+    const Shape &in = n.inputs[0].shape();
+    std::vector<Expr> j(in.size());
+    switch (n.op) {
+    case Op::Reshape: return reshape_source(n, o);
+    case Op::Permute:
+        for (std::size_t k = 0; k < o.size(); ++k) j[n.axes[k]] = o[k];
+        return call(n.inputs[0], j);
+    case Op::Expand:
+        for (std::size_t k = 0; k < o.size(); ++k) j[k] = in[k] == Dim(1) ? Expr(0) : o[k];
+        return call(n.inputs[0], j);
+    case Op::Slice:
+        for (std::size_t k = 0; k < o.size(); ++k) {
+            j[k] = n.steps[k] == 1 && n.starts[k] == 0
+                       ? o[k]
+                       : Expr(int32_t(n.starts[k])) + Expr(int32_t(n.steps[k])) * o[k];
+        }
+        return call(n.inputs[0], j);
+    case Op::Pad: {
+        Expr inside = Halide::Internal::const_true();
+        for (std::size_t k = 0; k < o.size(); ++k) {
+            if (n.pad_lo[k] == 0 && n.pad_hi[k] == 0) {
+                j[k] = o[k];
+                continue;
+            }
+            Expr lo = int32_t(n.pad_lo[k]), extent = dim(in[k]);
+            inside = inside && o[k] >= lo && o[k] < lo + extent;
+            // Clamped so that bounds inference sees a finite read of the input.
+            j[k] = Halide::clamp(o[k] - lo, 0, Halide::max(extent - 1, 0));
+        }
+        return Halide::select(inside, call(n.inputs[0], j), constant(n.dtype, n.value));
+    }
+    default: break;
+    }
+    throw GraphError(fmt::format("lower: {} is not a view", n.label()));
+}
+
+void Lowerer::reduction(const Node &n, Func &f, const std::vector<Var> &args) {
+    const Shape &in = n.inputs[0].shape();
+    const Halide::Type t = halide_type(n.dtype);
+    Halide::Region region;
+    for (int ax : n.axes) region.push_back({Expr(0), dim(in[ax])});
+    Halide::RDom r(region, f.name() + "_r");
+    std::vector<Expr> j = pure_index(in.size());
+    for (std::size_t m = 0; m < n.axes.size(); ++m) j[n.axes[m]] = r[int(m)];
+    Expr value = call(n.inputs[0], j);
+    if (n.op == Op::ReduceSum) {
+        f(args) = Halide::Internal::make_zero(t);
+        f(args) = f(args) + value;
+    } else {
+        Expr lowest = t.is_float() ? Expr(-std::numeric_limits<float>::infinity()) : t.min();
+        f(args) = lowest;
+        f(args) = Halide::max(f(args), value);
+    }
+}
+
+// Buffer contract of an input or output: dense row-major, mins at 0, extents as the graph says.
+void Lowerer::constrain(Halide::OutputImageParam p, const Shape &shape) {
+    const int rank = int(shape.size());
+    auto ext = dims(shape);
+    auto st = strides(shape);
+    for (int h = 0; h < rank; ++h) {
+        p.dim(h).set_min(0).set_extent(ext[rank - 1 - h]).set_stride(st[rank - 1 - h]);
+    }
+}
+
+void Lowerer::constrain_output() { constrain(lg_.out.output_buffer(), lg_.output->shape); }
+
+Expr Lowerer::input(const Node &n) {
+    const int rank = int(n.shape.size());
+    Halide::ImageParam p(halide_type(n.dtype), rank, n.name);
+    constrain(p, n.shape);
+    lg_.inputs.emplace(n.name, p);
+    std::vector<Expr> idx;
+    for (auto &v : args_of(lg_.vars, rank)) idx.push_back(v);
+    return p(idx);
+}
+
+void Lowerer::define(const Node &n) {
+    const std::size_t rank = n.shape.size();
+    Func f(fmt::format("{}_{}", op_name(n.op), n.id));
+    auto args = args_of(lg_.vars, rank);
+    auto o = pure_index(rank);
+    if (n.op == Op::Input) {
+        f(args) = input(n);
+    } else if (n.op == Op::Const) {
+        f(args) = n.dim_value ? Halide::cast(halide_type(n.dtype), dim(*n.dim_value)) : constant(n.dtype, n.value);
+    } else if (n.op == Op::IndexComponents) {
+        auto st = strides(n.shape);
+        Expr lin = 0;
+        for (std::size_t k = 0; k < rank; ++k) lin = lin + o[k] * st[k];
+        f(args) = lin;
+    } else if (is_view(n.op)) {
+        f(args) = view(n, o);
+    } else if (is_reduce(n.op)) {
+        reduction(n, f, args);
+    } else {
+        std::vector<Expr> in;
+        for (const Tensor &t : n.inputs) in.push_back(call(t, o));
+        f(args) = elementwise(n, in);
+    }
+    lg_.funcs.emplace(&n, f);
+}
+
+}  // namespace
+
+LoweredGraph lower(const Graph &g) {
+    if (g.outputs().size() != 1) {
+        throw GraphError(fmt::format("lower: a pipeline has exactly one output, the graph has {}",
+                                     g.outputs().size()));
+    }
+    LoweredGraph lg{g, g.outputs()[0].get(), {}, {}, {}, {}, {}};
+    std::size_t max_rank = 0;
+    for (const Node *n : g.nodes()) max_rank = std::max(max_rank, n->shape.size());
+    for (std::size_t k = 0; k < max_rank; ++k) lg.vars.emplace_back(fmt::format("a{}", k));
+    Lowerer lw(lg);
+    for (const Node *n : g.nodes()) lw.define(*n);
+    lg.out = lg.funcs.at(lg.output);
+    if (is_reduce(lg.output->op)) {
+        // A reduction never accumulates in the caller's buffer: the output is a pure copy of it.
+        // (Halide 14 on AVX-512 reads a vectorized accumulator back with an aligned masked load,
+        // which faults on caller memory that is not 64-byte aligned; Halide's own allocations are.)
+        Func copy(lg.out.name() + "_out");
+        auto args = args_of(lg.vars, lg.output->shape.size());
+        copy(args) = lg.out(args);
+        lg.out = copy;
+    }
+    for (const auto &[name, p] : lg.inputs) {
+        if (lg.dims.count(name)) {
+            throw GraphError(fmt::format("lower: input '{}' has the name of a symbolic dim", name));
+        }
+    }
+    lw.constrain_output();
+    return lg;
+}
+
+}  // namespace halogen
