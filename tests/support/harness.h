@@ -1,0 +1,41 @@
+// Test support: random inputs for a graph, running a graph through lowering + a schedule + the
+// JIT on exact-size, misaligned caller buffers (guarded against writes past the end), and
+// comparing arrays.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "frontend/halogen.h"
+
+namespace halogen {
+class JitKernel;
+}
+
+namespace halogen::testing {
+
+// Random values for every input of `g`. Float inputs whose name starts with "pos" are in
+// [0.25, 4) (for sqrt, log2, recip); other floats in [-3, 3); int32 in [-20, 20]; bools 0/1.
+Inputs random_inputs(const Graph &g, const Bindings &b, uint32_t seed);
+
+// `out` lowered, scheduled with `schedule` and JIT-compiled once. run() executes it on caller
+// buffers of exactly the graph's shapes, placed at addresses that are element-aligned but not
+// vector-aligned, and fails the test if the kernel writes past the end of its output.
+class CompiledGraph {
+public:
+    CompiledGraph(const Tensor &out, const std::string &schedule);
+    ~CompiledGraph();
+    Array run(const Inputs &inputs, const Bindings &b = {});
+
+private:
+    Tensor out_;
+    std::unique_ptr<JitKernel> kernel_;
+};
+
+// Elementwise |want - got| <= atol + rtol * |want|; NaN matches NaN, inf matches the same inf.
+::testing::AssertionResult arrays_near(const Array &want, const Array &got, double atol = 0, double rtol = 0);
+
+}  // namespace halogen::testing
