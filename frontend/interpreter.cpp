@@ -100,6 +100,13 @@ bool view_source(const Node &n, const Index &in_shape, const Index &o, Index &j)
     case Op::Slice:
         for (std::size_t k = 0; k < o.size(); ++k) j[k] = n.starts[k] + n.steps[k] * o[k];
         return true;
+    case Op::Window: {
+        const std::size_t ax = n.axes[0];
+        for (std::size_t k = 0; k < j.size(); ++k) {
+            j[k] = k < ax ? o[k] : k == ax ? o[k] * n.steps[0] + o[k + 1] * n.steps[1] : o[k + 1];
+        }
+        return true;
+    }
     case Op::Pad:
         for (std::size_t k = 0; k < o.size(); ++k) {
             j[k] = o[k] - n.pad_lo[k];

@@ -43,8 +43,9 @@ struct Node {
     std::string name;                    // Input: the tensor's name
     double value = 0;                    // Const: the number; Pad: the value outside the input
     std::optional<Dim> dim_value;        // Const: a symbolic dim's value instead of a number
-    std::vector<int> axes;               // ReduceSum/ReduceMax: reduced axes; Permute: the order
-    std::vector<int64_t> starts, steps;  // Slice: per axis
+    std::vector<int> axes;               // ReduceSum/ReduceMax: reduced axes; Permute: the order;
+                                         // Window: the windowed axis
+    std::vector<int64_t> starts, steps;  // Slice: per axis; Window: steps = {stride, dilation}
     std::vector<int64_t> pad_lo, pad_hi; // Pad: per axis
 
     std::string label() const;           // "add#12"

@@ -34,13 +34,14 @@ std::string op_name(Op op) {
     case Op::Expand: return "expand";
     case Op::Slice: return "slice";
     case Op::Pad: return "pad";
+    case Op::Window: return "window";
     }
     return "?";
 }
 
 bool is_view(Op op) {
     return op == Op::Reshape || op == Op::Permute || op == Op::Expand || op == Op::Slice ||
-           op == Op::Pad;
+           op == Op::Pad || op == Op::Window;
 }
 
 bool is_reduce(Op op) { return op == Op::ReduceSum || op == Op::ReduceMax; }

@@ -43,6 +43,7 @@ enum class Op {
     Expand,           // out[i] = a[j] where j[k] = (a.shape[k] == 1 ? 0 : i[k])
     Slice,            // out[i] = a[start + step * i]           (per axis, step >= 1)
     Pad,              // out[i] = inside(i - lo) ? a[i - lo] : pad_value
+    Window,           // out[.., o, r, ..] = a[.., o * stride + r * dilation, ..]   (axis -> two axes)
 };
 
 std::string op_name(Op op);   // "add", "index_components", ...

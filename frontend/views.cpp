@@ -172,6 +172,32 @@ Tensor stride(const Tensor &a, const std::vector<int64_t> &steps) {
     return out;
 }
 
+Tensor window(const Tensor &a, int axis, int64_t size, int64_t stride, int64_t dilation) {
+    const Shape &in = a.shape();
+    int ax = normalize_axes("window", {axis}, in)[0];
+    auto fail = [&](const std::string &why) {
+        return ViewError(fmt::format("window: {} (axis {}, size {}, stride {}, dilation {}, shape {})", why, axis,
+                                     size, stride, dilation, shape_str(in)));
+    };
+    if (size < 1 || stride < 1 || dilation < 1) throw fail("size, stride and dilation must be at least 1");
+    Dim span = in[ax] - Dim(dilation * (size - 1));   // positions where a whole window fits
+    if (known_negative(span - 1)) throw fail("the window is larger than the axis");
+    Dim out = span;
+    if (stride > 1) {
+        auto c = span.constant();
+        if (!c) throw fail("a stride above 1 needs a constant extent");
+        out = Dim((*c - 1) / stride + 1);
+    }
+    Shape s(in.begin(), in.begin() + ax);
+    s.push_back(out);
+    s.push_back(size);
+    s.insert(s.end(), in.begin() + ax + 1, in.end());
+    Node n = view_node(Op::Window, a, s);
+    n.axes = {ax};
+    n.steps = {stride, dilation};
+    return make_node(std::move(n));
+}
+
 Tensor pad(const Tensor &a, const std::vector<int64_t> &lo, const std::vector<int64_t> &hi, double value) {
     const Shape &in = a.shape();
     if (lo.size() != in.size() || hi.size() != in.size()) {

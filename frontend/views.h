@@ -18,6 +18,10 @@ Tensor stride(const Tensor &a, const std::vector<int64_t> &steps);  // every ste
 // Grows each axis by lo[k] before and hi[k] after; the new elements hold `value`.
 Tensor pad(const Tensor &a, const std::vector<int64_t> &lo, const std::vector<int64_t> &hi, double value = 0);
 
+// Sliding windows along `axis`: that axis (extent L) becomes two, [O, size], with
+// out[.., o, r, ..] = a[.., o * stride + r * dilation, ..] and O = (L - dilation*(size-1) - 1)/stride + 1.
+Tensor window(const Tensor &a, int axis, int64_t size, int64_t stride = 1, int64_t dilation = 1);
+
 // NumPy broadcasting: the shape all `shapes` broadcast to; ShapeError naming `op` if none.
 Shape broadcast_shapes(const std::string &op, const std::vector<Shape> &shapes);
 Tensor broadcast_to(const Tensor &a, const Shape &shape);

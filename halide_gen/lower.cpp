@@ -176,6 +176,15 @@ Expr Lowerer::view(const Node &n, const std::vector<Expr> &o) {
                        : Expr(int32_t(n.starts[k])) + Expr(int32_t(n.steps[k])) * o[k];
         }
         return call(n.inputs[0], j);
+    case Op::Window: {
+        const std::size_t ax = n.axes[0];
+        for (std::size_t k = 0; k < j.size(); ++k) {
+            j[k] = k < ax    ? o[k]
+                   : k == ax ? o[k] * int32_t(n.steps[0]) + o[k + 1] * int32_t(n.steps[1])
+                             : o[k + 1];
+        }
+        return call(n.inputs[0], j);
+    }
     case Op::Pad: {
         Expr inside = Halide::Internal::const_true();
         for (std::size_t k = 0; k < o.size(); ++k) {

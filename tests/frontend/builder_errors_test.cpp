@@ -185,3 +185,18 @@ TEST(RunErrors, InputBufferMissing) {
 
 }  // namespace
 }  // namespace halogen
+
+namespace halogen {
+namespace {
+
+TEST(BuilderErrors, WindowLargerThanAxis) {
+    expect_error<ViewError>([] { window(input("x", DType::Float32, {2, 4}), 1, 3, 1, 2); },
+                            {"window", "[2, 4]", "larger"});
+}
+
+TEST(BuilderErrors, WindowZeroStride) {
+    expect_error<ViewError>([] { window(input("x", DType::Float32, {2, 4}), 1, 2, 0); }, {"window", "[2, 4]"});
+}
+
+}  // namespace
+}  // namespace halogen

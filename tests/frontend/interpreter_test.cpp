@@ -652,6 +652,20 @@ TEST(Interpreter, SymbolicExtentThatMayBeNegativeIsCheckedWhenBound) {
     EXPECT_THROW(interpret(t, {{"x", Array(I32, {0, 2})}}, {{"N", 0}}), BindingError);
 }
 
+TEST(Interpreter, WindowStridedDilated) {
+    // x = 0..9; windows of size 3, stride 2, dilation 2: out[o][r] = x[2o + 2r], O = (10 - 4 - 1)/2 + 1 = 3.
+    Tensor t = window(input("x", I32, {10}), 0, 3, 2, 2);
+    Array a = make(I32, {10}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+    expect_array(interpret(t, {{"x", a}}), I32, {3, 3}, {0, 2, 4, 2, 4, 6, 4, 6, 8});
+}
+
+TEST(Interpreter, WindowKeepsOtherAxes) {
+    // [2, 4] windowed on axis 1 with size 2: [2, 3, 2], out[b][o][r] = x[b][o + r].
+    Tensor t = window(input("x", I32, {2, 4}), 1, 2);
+    Array a = make(I32, {2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});
+    expect_array(interpret(t, {{"x", a}}), I32, {2, 3, 2}, {1, 2, 2, 3, 3, 4, 5, 6, 6, 7, 7, 8});
+}
+
 // ---- Empty tensors ----
 
 TEST(Interpreter, EmptyElementwise) {

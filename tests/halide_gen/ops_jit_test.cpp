@@ -103,6 +103,9 @@ std::vector<OpCase> cases() {
         exact("stride", [&](const Dim &n) { return stride(x(I, {n, 6}), {1, 2}); }),
         exact("pad", [&](const Dim &n) { return pad(x(F, {n, 3}), {1, 0}, {2, 3}, 0.5); }),
         exact("pad_permuted_view", [&](const Dim &n) { return pad(permute(x(I, {n, 2}), {1, 0}), {0, 2}, {0, 1}); }),
+        exact("window", [&](const Dim &n) { return window(x(F, {n + Dim(2), 3}), 0, 3); }),
+        exact("window_strided", [&](const Dim &n) { return window(x(I, {n, 9}), 1, 3, 2); }),
+        exact("window_dilated", [&](const Dim &n) { return window(x(F, {2, n + Dim(8)}), 1, 3, 1, 4); }),
         // Derived ops, written with primitives
         approx("mean", [&](const Dim &n) { return mean(x(F, {4, n}), {1}); }),
         approx("matmul", [&](const Dim &n) { return matmul(x(F, {n, 5}), y(F, {5, 3})); }),
