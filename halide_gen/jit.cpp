@@ -35,16 +35,17 @@ void JitKernel::run(const BufferRefs &inputs, const BufferRef &output, const Bin
     const Graph &g = lowered_.graph;
     g.check_bindings(bindings);
     Halide::ParamMap params;
-    for (const Node *n : g.inputs()) {
-        const std::string role = "input '" + n->name + "'";
-        auto it = inputs.find(n->name);
+    for (const Node *n : lowered_.group.reads) {
+        const std::string name = buffer_name(*n);
+        const std::string role = "input '" + name + "'";
+        auto it = inputs.find(name);
         if (it == inputs.end()) {
             throw BufferError(fmt::format("{}: no buffer given (expected {} of shape {})", role,
                                           dtype_name(n->dtype), shape_str(n->shape)));
         }
         check_buffer(*n, role, it->second.dtype, it->second.shape, bindings);
         if (it->second.data == nullptr) throw BufferError(role + ": null data pointer");
-        params.set(lowered_.inputs.at(n->name), wrap(it->second, role));
+        params.set(lowered_.inputs.at(name), wrap(it->second, role));
     }
     for (auto &[name, p] : lowered_.dims) {
         int64_t v = bindings.at(name);
@@ -54,6 +55,11 @@ void JitKernel::run(const BufferRefs &inputs, const BufferRef &output, const Bin
         params.set(p, static_cast<int32_t>(v));
     }
     check_buffer(*lowered_.output, "output", output.dtype, output.shape, bindings);
+    // An empty output has nothing to compute (and Halide's bounds checks reject the empty
+    // inputs such a call may pass, e.g. zero tokens).
+    for (int64_t d : output.shape) {
+        if (d == 0) return;
+    }
     if (output.data == nullptr) throw BufferError("output: null data pointer");
     Halide::Buffer<> out = wrap(output, "output");
     pipeline_.realize(out, target_, params);

@@ -18,7 +18,8 @@ public:
     // Compiles for `target` (by default the host, or HL_JIT_TARGET when set).
     explicit JitKernel(LoweredGraph lowered, const Halide::Target &target = Halide::get_jit_target_from_environment());
 
-    // Runs the kernel: reads `inputs` by name, writes `output`, with symbolic dims from `bindings`.
+    // Runs the kernel: reads `inputs` by buffer_name(), writes `output`, with symbolic dims from
+    // `bindings`.
     // Every buffer is checked first (BufferError / BindingError naming it and both shapes); the
     // kernel never allocates or resizes the output.
     void run(const BufferRefs &inputs, const BufferRef &output, const Bindings &bindings = {});

@@ -1,12 +1,14 @@
 // Graph -> Halide Funcs, one Func per node, no schedule.
 #include "halide_gen/lower.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include <fmt/format.h>
 
 #include "frontend/errors.h"
+#include "frontend/reshape_segments.h"
 #include "halide_gen/types.h"
 
 namespace halogen {
@@ -42,7 +44,7 @@ class Lowerer {
 public:
     explicit Lowerer(LoweredGraph &lg) : lg_(lg) {}
 
-    void define(const Node &n);
+    void define(const Node &n, bool read_from_buffer);
     void constrain_output();
 
 private:
@@ -95,7 +97,7 @@ private:
     Expr view(const Node &n, const std::vector<Expr> &o);
     Expr reshape_source(const Node &n, const std::vector<Expr> &o);
     void reduction(const Node &n, Func &f, const std::vector<Var> &args);
-    Expr input(const Node &n);
+    Expr buffer(const Node &n);
     void constrain(Halide::OutputImageParam p, const Shape &shape);
 };
 
@@ -131,30 +133,20 @@ Expr Lowerer::elementwise(const Node &n, const std::vector<Expr> &in) {
 
 Expr Lowerer::reshape_source(const Node &n, const std::vector<Expr> &o) {
     const Shape &in = n.inputs[0].shape();
-    const Shape &out = n.shape;
-    // Reshapes that only add or drop extent-1 axes map axes one to one, without div/mod.
-    auto squeeze = [](const Shape &s) {
-        std::vector<std::size_t> keep;
-        for (std::size_t k = 0; k < s.size(); ++k) {
-            if (s[k] != Dim(1)) keep.push_back(k);
-        }
-        return keep;
-    };
-    auto ki = squeeze(in), ko = squeeze(out);
-    bool one_to_one = ki.size() == ko.size();
-    for (std::size_t m = 0; one_to_one && m < ki.size(); ++m) one_to_one = in[ki[m]] == out[ko[m]];
-    std::vector<Expr> j(in.size(), Expr(0));
-    if (one_to_one) {
-        for (std::size_t m = 0; m < ki.size(); ++m) j[ki[m]] = o[ko[m]];
-        return call(n.inputs[0], j);
-    }
-    // General case: flatten the output index, unflatten it in the input's shape.
-    auto os = strides(out), is = strides(in);
-    Expr lin = 0;
-    for (std::size_t k = 0; k < out.size(); ++k) lin = lin + o[k] * os[k];
-    for (std::size_t k = 0; k < in.size(); ++k) {
-        j[k] = k == 0 ? lin / is[k] : (lin / is[k]) % dim(in[k]);
-    }
+    auto segs = reshape_segments(in, n.shape);
+    if (!segs) segs = std::vector<ReshapeSegment>{{0, int(in.size()), 0, int(n.shape.size())}};
+    auto j = reshape_index<Expr>(
+        in, n.shape, *segs,
+        [&](const std::vector<std::pair<int, Dim>> &terms) {
+            Expr lin = 0;
+            for (const auto &[k, st] : terms) lin = lin + o[k] * dim(st);
+            return Halide::Internal::simplify(lin);
+        },
+        [&](const Expr &lin, const Dim &st, const Dim &extent, bool first) {
+            Expr q = lin / dim(st);
+            return first ? q : q % dim(extent);
+        },
+        [] { return Expr(0); });
     return call(n.inputs[0], j);
 }
 
@@ -235,23 +227,24 @@ void Lowerer::constrain(Halide::OutputImageParam p, const Shape &shape) {
 
 void Lowerer::constrain_output() { constrain(lg_.out.output_buffer(), lg_.output->shape); }
 
-Expr Lowerer::input(const Node &n) {
+// A buffer the group reads (a graph input or another group's output) as an ImageParam.
+Expr Lowerer::buffer(const Node &n) {
     const int rank = int(n.shape.size());
-    Halide::ImageParam p(halide_type(n.dtype), rank, n.name);
+    Halide::ImageParam p(halide_type(n.dtype), rank, buffer_name(n));
     constrain(p, n.shape);
-    lg_.inputs.emplace(n.name, p);
+    lg_.inputs.emplace(buffer_name(n), p);
     std::vector<Expr> idx;
     for (auto &v : args_of(lg_.vars, rank)) idx.push_back(v);
     return p(idx);
 }
 
-void Lowerer::define(const Node &n) {
+void Lowerer::define(const Node &n, bool read_from_buffer) {
     const std::size_t rank = n.shape.size();
     Func f(fmt::format("{}_{}", op_name(n.op), n.id));
     auto args = args_of(lg_.vars, rank);
     auto o = pure_index(rank);
-    if (n.op == Op::Input) {
-        f(args) = input(n);
+    if (read_from_buffer) {
+        f(args) = buffer(n);
     } else if (n.op == Op::Const) {
         f(args) = n.dim_value ? Halide::cast(halide_type(n.dtype), dim(*n.dim_value)) : constant(n.dtype, n.value);
     } else if (n.op == Op::IndexComponents) {
@@ -273,17 +266,35 @@ void Lowerer::define(const Node &n) {
 
 }  // namespace
 
-LoweredGraph lower(const Graph &g) {
+std::string buffer_name(const Node &n) {
+    return n.op == Op::Input ? n.name : fmt::format("buf_{}_{}", op_name(n.op), n.id);
+}
+
+Group whole_graph_group(const Graph &g) {
     if (g.outputs().size() != 1) {
         throw GraphError(fmt::format("lower: a pipeline has exactly one output, the graph has {}",
                                      g.outputs().size()));
     }
-    LoweredGraph lg{g, g.outputs()[0].get(), {}, {}, {}, {}, {}};
+    Group grp;
+    grp.anchor = g.outputs()[0].get();
+    for (const Node *n : g.nodes()) (n->op == Op::Input ? grp.reads : grp.members).push_back(n);
+    for (int k = 0; k < int(grp.anchor->shape.size()); ++k) {
+        grp.collapsed_axes.push_back({k});
+        grp.collapsed_shape.push_back(grp.anchor->shape[k]);
+    }
+    return grp;
+}
+
+LoweredGraph lower(const Graph &g, const Group &grp) {
+    LoweredGraph lg{g, grp, grp.anchor, {}, {}, {}, {}, {}};
     std::size_t max_rank = 0;
     for (const Node *n : g.nodes()) max_rank = std::max(max_rank, n->shape.size());
     for (std::size_t k = 0; k < max_rank; ++k) lg.vars.emplace_back(fmt::format("a{}", k));
     Lowerer lw(lg);
-    for (const Node *n : g.nodes()) lw.define(*n);
+    for (const Node *n : g.nodes()) {
+        const bool read = std::find(grp.reads.begin(), grp.reads.end(), n) != grp.reads.end();
+        if (read || grp.contains(n)) lw.define(*n, read);
+    }
     lg.out = lg.funcs.at(lg.output);
     if (is_reduce(lg.output->op)) {
         // A reduction never accumulates in the caller's buffer: the output is a pure copy of it.
@@ -302,5 +313,7 @@ LoweredGraph lower(const Graph &g) {
     lw.constrain_output();
     return lg;
 }
+
+LoweredGraph lower(const Graph &g) { return lower(g, whole_graph_group(g)); }
 
 }  // namespace halogen

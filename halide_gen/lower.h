@@ -16,15 +16,17 @@
 #include <Halide.h>
 
 #include "frontend/graph.h"
+#include "frontend/grouping/group.h"
 
 namespace halogen {
 
 struct LoweredGraph {
     Graph graph;                                             // the graph, producers first
-    const Node *output = nullptr;
+    Group group;                                             // the nodes this pipeline computes
+    const Node *output = nullptr;                            // the group's anchor
     Halide::Func out;                                        // the pipeline's output Func, always pure
     std::unordered_map<const Node *, Halide::Func> funcs;   // one Func per node
-    std::map<std::string, Halide::ImageParam> inputs;       // graph inputs, by name
+    std::map<std::string, Halide::ImageParam> inputs;       // buffers read, by buffer_name()
     std::map<std::string, Halide::Param<int32_t>> dims;     // symbolic dims, by name
     std::vector<Halide::Var> vars;                          // vars[k] iterates halogen axis k
 
@@ -32,7 +34,16 @@ struct LoweredGraph {
     std::vector<Halide::Argument> arguments() const;
 };
 
-// Lowers `g`, which must have exactly one output (GraphError otherwise).
+// Lowers one group of `g` (see frontend/grouping): its members become Funcs, the buffers it reads
+// become ImageParams, its anchor is the pipeline's output.
+LoweredGraph lower(const Graph &g, const Group &group);
+
+// Lowers all of `g` as one pipeline: `g` must have exactly one output (GraphError otherwise), every
+// non-input node is a member, and Halide places the reductions (no compute levels are set).
 LoweredGraph lower(const Graph &g);
+Group whole_graph_group(const Graph &g);
+
+// The name of the buffer holding node n's values: a graph input's own name, "buf_<op>_<id>" else.
+std::string buffer_name(const Node &n);
 
 }  // namespace halogen

@@ -1,9 +1,12 @@
-// Generic schedules for a lowered graph. A schedule only decides how the pipeline runs; it never
+// Generic schedules for a lowered group. A schedule only decides how the pipeline runs; it never
 // changes what it computes, so every schedule returns the interpreter's numbers.
-//   none       Halide's defaults: pure Funcs inlined, reductions computed where they are consumed,
-//              every loop serial.
-//   simd       the output's innermost axis vectorized at the target's natural width (GuardWithIf,
-//              so extents below the width work on exact caller buffers), its outermost parallel.
+//   none    Halide's defaults: pure Funcs inlined, each reduction computed where it is consumed
+//           (a row statistic is then recomputed for every element that reads it), loops serial.
+//   basic   the group's analysis applied: each reduction computed once, at its compute level;
+//           runs of collapsed axes fused into one loop; loops serial.
+//   simd    basic, plus the innermost axis vectorized at the target's natural width (GuardWithIf,
+//           so extents below the width work on exact caller buffers), reductions computed per
+//           vector vectorized the same way, and the outermost loop parallel.
 #pragma once
 
 #include <string>

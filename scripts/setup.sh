@@ -8,7 +8,7 @@ HALOGEN_BUILD="${HALOGEN_BUILD:-$HALOGEN_ROOT/build}"
 # Every package the build needs, all from Debian's archive.
 HALOGEN_PACKAGES=(
   cmake ninja-build g++ pkg-config
-  libhalide14-0-dev libisl-dev libfmt-dev libgtest-dev libcli11-dev
+  libhalide14-0-dev libisl-dev libfmt-dev libgtest-dev libcli11-dev nlohmann-json3-dev
 )
 
 halogen_install_packages() {

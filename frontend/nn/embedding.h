@@ -1,0 +1,13 @@
+// Embedding lookup as a one-hot reduction:
+//   out[t..., d] = sum_v (ids[t...] == v ? W[v, d] : 0)
+// so an id outside [0, V) selects no row and gives a zero row.
+#pragma once
+
+#include "frontend/node.h"
+
+namespace halogen::nn {
+
+// ids: int32 [...]; weight: [V, D]. Returns [..., D] with weight's dtype.
+Tensor embedding(const Tensor &ids, const Tensor &weight);
+
+}  // namespace halogen::nn

@@ -1,0 +1,21 @@
+// RMSNorm: out = x * recip(sqrt(mean(x * x, {-1}, keepdim) + eps)) * weight.
+#include "frontend/nn/rms_norm.h"
+
+#include <fmt/format.h>
+
+#include "frontend/derived.h"
+#include "frontend/errors.h"
+#include "frontend/primitives.h"
+
+namespace halogen::nn {
+
+Tensor rms_norm(const Tensor &x, const Tensor &weight, double eps) {
+    if (x.rank() < 1 || (weight.defined() && (weight.rank() != 1 || weight.shape()[0] != x.shape().back()))) {
+        throw ShapeError(fmt::format("rms_norm: x {} does not fit weight {}", shape_str(x.shape()),
+                                     weight.defined() ? shape_str(weight.shape()) : std::string("none")));
+    }
+    Tensor y = mul(x, recip(sqrt(add(mean(square(x), {-1}, true), fconst(eps)))));
+    return weight.defined() ? mul(y, weight) : y;
+}
+
+}  // namespace halogen::nn
