@@ -7,8 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "halide_gen/jit.h"
-#include "schedules/schedule.h"
+#include "halide_gen/program.h"
 
 namespace halogen::testing {
 
@@ -32,12 +31,8 @@ Inputs random_inputs(const Graph &g, const Bindings &b, uint32_t seed) {
     return out;
 }
 
-CompiledGraph::CompiledGraph(const Tensor &out, const std::string &schedule) : out_(out) {
-    const Halide::Target target = Halide::get_jit_target_from_environment();
-    LoweredGraph lg = lower(Graph({out}));
-    apply_schedule(lg, schedule, target);
-    kernel_ = std::make_unique<JitKernel>(std::move(lg), target);
-}
+CompiledGraph::CompiledGraph(const Tensor &out, const std::string &schedule)
+    : out_(out), program_(std::make_unique<Program>(Graph({out}), schedule)) {}
 
 CompiledGraph::~CompiledGraph() = default;
 
@@ -79,7 +74,7 @@ Array CompiledGraph::run(const Inputs &inputs, const Bindings &b) {
     }
     auto shape = eval_shape(out_.shape(), b, "output");
     MisalignedBuffer out(out_.dtype(), shape, nullptr);
-    kernel_->run(refs, BufferRef{out.data(), out_.dtype(), shape}, b);
+    program_->run(refs, {BufferRef{out.data(), out_.dtype(), shape}}, b);
     EXPECT_TRUE(out.canary_intact()) << "the kernel wrote past the end of its output buffer";
     Array result(out_.dtype(), shape);
     if (result.size()) std::memcpy(result.data<uint8_t>(), out.data(), result.size() * dtype_size(out_.dtype()));

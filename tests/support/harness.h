@@ -12,7 +12,7 @@
 #include "frontend/halogen.h"
 
 namespace halogen {
-class JitKernel;
+class Program;
 }
 
 namespace halogen::testing {
@@ -21,7 +21,7 @@ namespace halogen::testing {
 // [0.25, 4) (for sqrt, log2, recip); other floats in [-3, 3); int32 in [-20, 20]; bools 0/1.
 Inputs random_inputs(const Graph &g, const Bindings &b, uint32_t seed);
 
-// `out` lowered, scheduled with `schedule` and JIT-compiled once. run() executes it on caller
+// `out` compiled once as a Program (grouped, one kernel per group, `schedule` applied). run() executes it on caller
 // buffers of exactly the graph's shapes, placed at addresses that are element-aligned but not
 // vector-aligned, and fails the test if the kernel writes past the end of its output.
 class CompiledGraph {
@@ -29,10 +29,11 @@ public:
     CompiledGraph(const Tensor &out, const std::string &schedule);
     ~CompiledGraph();
     Array run(const Inputs &inputs, const Bindings &b = {});
+    const Program &program() const { return *program_; }
 
 private:
     Tensor out_;
-    std::unique_ptr<JitKernel> kernel_;
+    std::unique_ptr<Program> program_;
 };
 
 // Elementwise |want - got| <= atol + rtol * |want|; NaN matches NaN, inf matches the same inf.
