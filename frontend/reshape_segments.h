@@ -1,6 +1,6 @@
 // A reshape as independent segments: runs of input axes and output axes with equal element
 // counts (prefix products match), e.g. [2, 12, 5] -> [2, 3, 4, 5] is [2]->[2], [12]->[3, 4],
-// [5]->[5]. Index arithmetic (div/mod) is then needed only inside a segment, and a segment with
+// [5]->[5]. Axes of extent 1 belong to no segment (they carry no index). Index arithmetic (div/mod) is then needed only inside a segment, and a segment with
 // one input axis is affine: j = sum of o_k * stride_k.
 #pragma once
 
@@ -12,11 +12,12 @@
 namespace halogen {
 
 struct ReshapeSegment {
-    int in_begin, in_end;     // input axes [in_begin, in_end)
-    int out_begin, out_end;   // output axes [out_begin, out_end)
+    int in_begin, in_end;     // input axes [in_begin, in_end), extent-1 ones among them ignored
+    int out_begin, out_end;   // output axes [out_begin, out_end), likewise
 };
 
-// nullopt when the segments cannot be found (symbolic extents whose products never meet).
+// nullopt when the segments cannot be found (symbolic extents whose products never meet, or a
+// zero extent); the caller then treats the whole reshape as one segment.
 std::optional<std::vector<ReshapeSegment>> reshape_segments(const Shape &in, const Shape &out);
 
 // The input index of a reshape as expressions of its output index, segment by segment, for any

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "frontend/halogen.h"
-#include "halide_gen/jit.h"
+#include "halide_gen/program.h"
 
 namespace halogen {
 namespace {
@@ -10,10 +10,10 @@ namespace {
 TEST(ReadmeExample, SumOfSquaresPerRow) {
     Tensor x = input("x", DType::Float32, {Dim::sym("N"), 4});
     Tensor y = sum(x * x, {1});
-    JitKernel kernel(lower(Graph({y})));
+    Program program(Graph({y}), "simd");
     Array in(DType::Float32, {3, 4}), out(DType::Float32, {3});
     for (int k = 0; k < 12; ++k) in.set(k, k);
-    kernel.run({{"x", in.ref()}}, out.ref(), {{"N", 3}});
+    program.run({{"x", in.ref()}}, {out.ref()}, {{"N", 3}});
     Array ref = interpret(y, {{"x", in}}, {{"N", 3}});
     // Row r holds 4r .. 4r+3; the sum of their squares, by hand.
     for (int r = 0; r < 3; ++r) {

@@ -1,7 +1,7 @@
 // Every golden fixture made by PyTorch (tests/fixtures/*.json, see generate.py) is rebuilt as a
 // halogen graph from the nn layer, with the fixture's symbolic axes declared as symbolic dims and
 // bound at run time, then checked twice against PyTorch's output: through the reference
-// interpreter, and lowered + scheduled ("simd") + JIT-compiled as one Halide pipeline.
+// interpreter, and grouped + lowered + JIT-compiled under every generic schedule.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +16,7 @@
 #include "frontend/halogen.h"
 #include "frontend/nn/nn.h"
 #include "tests/support/fixtures.h"
+#include "schedules/schedule.h"
 #include "tests/support/harness.h"
 
 namespace halogen {
@@ -142,18 +143,20 @@ TEST_P(NnFixture, InterpreterAndJitMatchPyTorch) {
 
     EXPECT_TRUE(arrays_near(f.output, interpret(out, f.inputs, d.bindings), f.atol, f.rtol))
         << f.name << ": interpreter vs PyTorch";
-    CompiledGraph kernel(out, "simd");
-    EXPECT_TRUE(arrays_near(f.output, kernel.run(f.inputs, d.bindings), f.atol, f.rtol))
-        << f.name << ": JIT (simd) vs PyTorch";
+    for (const std::string &schedule : schedule_names()) {
+        CompiledGraph kernel(out, schedule);
+        EXPECT_TRUE(arrays_near(f.output, kernel.run(f.inputs, d.bindings), f.atol, f.rtol))
+            << f.name << ": JIT (" << schedule << ") vs PyTorch";
 
-    // One compiled kernel serves every binding: at other values of the symbols, the JIT must still
-    // equal the interpreter (random data; no PyTorch reference there).
-    if (!d.bindings.empty()) {
-        Bindings other = d.bindings;
-        for (auto &[sym, v] : other) v = v + 2;
-        const Inputs in = testing::random_inputs(Graph({out}), other, 7);
-        EXPECT_TRUE(arrays_near(interpret(out, in, other), kernel.run(in, other), 1e-4, 1e-4))
-            << f.name << ": JIT vs interpreter at bindings + 2";
+        // One compiled program serves every binding: at other values of the symbols, the JIT must
+        // still equal the interpreter (random data; no PyTorch reference there).
+        if (!d.bindings.empty()) {
+            Bindings other = d.bindings;
+            for (auto &[sym, v] : other) v = v + 2;
+            const Inputs in = testing::random_inputs(Graph({out}), other, 7);
+            EXPECT_TRUE(arrays_near(interpret(out, in, other), kernel.run(in, other), 1e-4, 1e-4))
+                << f.name << ": JIT (" << schedule << ") vs interpreter at bindings + 2";
+        }
     }
 }
 
