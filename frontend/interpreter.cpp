@@ -134,6 +134,18 @@ Array eval(const Node &n, const std::vector<const Array *> &in, const Index &sha
     case Op::Where:
         for (int64_t k = 0; k < size; ++k) out.set(k, in[0]->get(k) != 0 ? in[1]->get(k) : in[2]->get(k));
         return out;
+    case Op::Gather: {
+        const std::size_t ax = n.axes[0];
+        const Index &src = in[0]->shape();
+        for_each_index(shape, [&](const Index &i, int64_t lin) {
+            const double at = in[1]->get(lin);
+            if (at < 0 || at >= double(src[ax])) return;   // out of range: 0 (out is zero-filled)
+            Index j = i;
+            j[ax] = int64_t(at);
+            out.set(lin, in[0]->get(linear(j, src)));
+        });
+        return out;
+    }
     case Op::ReduceSum:
     case Op::ReduceMax: {
         const bool is_sum = n.op == Op::ReduceSum;

@@ -44,7 +44,7 @@ struct Node {
     double value = 0;                    // Const: the number; Pad: the value outside the input
     std::optional<Dim> dim_value;        // Const: a symbolic dim's value instead of a number
     std::vector<int> axes;               // ReduceSum/ReduceMax: reduced axes; Permute: the order;
-                                         // Window: the windowed axis
+                                         // Window: the windowed axis; Gather: the indexed axis
     std::vector<int64_t> starts, steps;  // Slice: per axis; Window: steps = {stride, dilation}
     std::vector<int64_t> pad_lo, pad_hi; // Pad: per axis
 

@@ -27,6 +27,7 @@ std::string op_name(Op op) {
     case Op::Ne: return "ne";
     case Op::Lt: return "lt";
     case Op::Where: return "where";
+    case Op::Gather: return "gather";
     case Op::ReduceSum: return "reduce_sum";
     case Op::ReduceMax: return "reduce_max";
     case Op::Reshape: return "reshape";

@@ -34,6 +34,8 @@ enum class Op {
     Lt,               // out[i] = a[i] < b[i]      (result bool)
     // Ternary
     Where,            // out[i] = cond[i] ? a[i] : b[i]
+    // Data-dependent read (what the one-hot rewrite produces; see frontend/rewrites/)
+    Gather,           // out[i] = 0 <= idx[i] < a.shape[k] ? a[i with i[k] = idx[i]] : 0   (axis k)
     // Reductions over chosen axes; reduced axes are kept with extent 1
     ReduceSum,        // out[i] = sum over the axes of a[...]     (0 when the axes are empty)
     ReduceMax,        // out[i] = max over the axes of a[...]     (lowest value when empty)

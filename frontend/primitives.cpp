@@ -168,6 +168,21 @@ Tensor where(const Tensor &cond, const Tensor &a, const Tensor &b) {
     return make_node(std::move(n));
 }
 
+Tensor gather(const Tensor &a, int axis, const Tensor &idx) {
+    const int ax = normalize_axes("gather", {axis}, a.shape())[0];
+    Shape want = a.shape();
+    want[ax] = 1;
+    if (idx.dtype() != DType::Int32 || idx.shape() != want) {
+        throw ShapeError(fmt::format("gather: index must be int32 of shape {} (axis {} of {}), got {} of shape {}",
+                                     shape_str(want), axis, shape_str(a.shape()), dtype_name(idx.dtype()),
+                                     shape_str(idx.shape())));
+    }
+    Node n = leaf(Op::Gather, a.dtype(), want);
+    n.axes = {ax};
+    n.inputs = {a, idx};
+    return make_node(std::move(n));
+}
+
 Tensor reduce_sum(const Tensor &a, const std::vector<int> &axes) { return reduce(Op::ReduceSum, a, axes); }
 Tensor reduce_max(const Tensor &a, const std::vector<int> &axes) { return reduce(Op::ReduceMax, a, axes); }
 

@@ -44,6 +44,10 @@ Tensor lt(const Tensor &a, const Tensor &b);
 // Ternary
 Tensor where(const Tensor &cond, const Tensor &a, const Tensor &b);
 
+// out[i] = a[i with i[axis] = idx[i]] where 0 <= idx[i] < a.shape[axis], else 0. idx is int32 and
+// has a's shape with extent 1 at `axis` (the result's shape).
+Tensor gather(const Tensor &a, int axis, const Tensor &idx);
+
 // Reductions: the reduced axes stay, with extent 1. Negative axes count from the end.
 Tensor reduce_sum(const Tensor &a, const std::vector<int> &axes);
 Tensor reduce_max(const Tensor &a, const std::vector<int> &axes);

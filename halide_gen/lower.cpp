@@ -252,6 +252,12 @@ void Lowerer::define(const Node &n, bool read_from_buffer) {
         Expr lin = 0;
         for (std::size_t k = 0; k < rank; ++k) lin = lin + o[k] * st[k];
         f(args) = lin;
+    } else if (n.op == Op::Gather) {
+        const std::size_t ax = n.axes[0];
+        Expr at = call(n.inputs[1], o), extent = dim(n.inputs[0].shape()[ax]);
+        std::vector<Expr> j = o;
+        j[ax] = Halide::clamp(at, 0, Halide::max(extent - 1, 0));   // bounded for Halide; masked below
+        f(args) = Halide::select(at >= 0 && at < extent, call(n.inputs[0], j), constant(n.dtype, 0));
     } else if (is_view(n.op)) {
         f(args) = view(n, o);
     } else if (is_reduce(n.op)) {

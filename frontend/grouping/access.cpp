@@ -154,9 +154,21 @@ isl::map AccessModel::produce(const Node &n, bool pin_reduction_axes) {
     return isl::map(ctx_, t.finish(body));
 }
 
-std::optional<isl::map> AccessModel::read(const Node &c, std::size_t k) {
+std::optional<isl::map> AccessModel::read(const Node &c, std::size_t k, bool pin) {
     const Node &p = c.inputs.at(k).node();
     Text t;
+    if (c.op == Op::Gather) {
+        std::vector<std::string> j, conds = {t.inside(c.shape, "o")};
+        const std::size_t ax = c.axes[0];
+        for (std::size_t m = 0; m < c.shape.size(); ++m) j.push_back(k == 0 && m == ax ? "g" : "o" + std::to_string(m));
+        if (k == 0) {
+            conds.push_back(fmt::format("0 <= g < {}", t.dim(p.shape[ax])));
+            if (pin) conds.push_back(fmt::format("g = {}", t.param(fmt::format("G{}", c.id))));
+        }
+        // g names the output dim along the gathered axis: any row, or the pinned one.
+        std::string body = Text::tuple(V(c), "o", c.shape.size()) + " -> " + Text::tuple(V(p), j) + where_clause(conds);
+        return isl::map(ctx_, t.finish(body));
+    }
     if (is_reduce(c.op)) {
         std::string body = Text::tuple(I(c), "i", p.shape.size()) + " -> " + Text::tuple(V(p), "i", p.shape.size()) +
                            where_clause({t.inside(p.shape, "i")});
@@ -174,7 +186,7 @@ std::optional<isl::map> AccessModel::read(const Node &c, std::size_t k) {
 
 std::optional<isl::map> compose_read(AccessModel &m, const isl::map &need_c, const Node &c, std::size_t k,
                                      bool pin_reduction_axes) {
-    auto r = m.read(c, k);
+    auto r = m.read(c, k, pin_reduction_axes);
     if (!r) return std::nullopt;
     return need_c.apply_range(m.produce(c, pin_reduction_axes)).apply_range(*r);
 }

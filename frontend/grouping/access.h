@@ -33,8 +33,9 @@ public:
     // to a parameter instead of ranging over its extent, so the relation is single-valued.
     isl::map produce(const Node &n, bool pin_reduction_axes = false);
     // Consumer c's iteration space -> the value space of its k-th input; nullopt when the index
-    // is not quasi-affine (a reshape whose strides depend on symbolic dims).
-    std::optional<isl::map> read(const Node &c, std::size_t k);
+    // is not quasi-affine (a reshape whose strides depend on symbolic dims). A gather's
+    // data-dependent index may be any row of its axis, or, with `pin`, a parameter.
+    std::optional<isl::map> read(const Node &c, std::size_t k, bool pin = false);
 
     isl::ctx ctx() const { return ctx_; }
 

@@ -652,6 +652,15 @@ TEST(Interpreter, SymbolicExtentThatMayBeNegativeIsCheckedWhenBound) {
     EXPECT_THROW(interpret(t, {{"x", Array(I32, {0, 2})}}, {{"N", 0}}), BindingError);
 }
 
+TEST(Interpreter, GatherReadsTheIndexedRowAndZeroOutOfRange) {
+    // x = [[0, 1, 2], [10, 11, 12]]; idx along axis 1 per row: row 0 takes column 2, row 1 column -1.
+    Tensor t = gather(input("x", I32, {2, 3}), 1, input("i", I32, {2, 1}));
+    Inputs in = {{"x", make(I32, {2, 3}, {0, 1, 2, 10, 11, 12})}, {"i", make(I32, {2, 1}, {2, -1})}};
+    expect_array(interpret(t, in), I32, {2, 1}, {2, 0});
+    in["i"] = make(I32, {2, 1}, {3, 0});   // 3 is past the end: 0
+    expect_array(interpret(t, in), I32, {2, 1}, {0, 10});
+}
+
 TEST(Interpreter, WindowStridedDilated) {
     // x = 0..9; windows of size 3, stride 2, dilation 2: out[o][r] = x[2o + 2r], O = (10 - 4 - 1)/2 + 1 = 3.
     Tensor t = window(input("x", I32, {10}), 0, 3, 2, 2);

@@ -77,6 +77,9 @@ std::vector<OpCase> cases() {
         exact("lt_f32", [&](const Dim &n) { return lt(x(F, {n, 5}), y(F, {n, 5})); }),
         exact("lt_i32", [&](const Dim &n) { return lt(x(I, {n, 5}), y(I, {n, 5})); }),
         exact("where", [&](const Dim &n) { return where(x(B, {n, 1}, "c"), y(F, {n, 6}), fconst(-1)); }),
+        // Data-dependent read: int32 indices in [-20, 20], so some rows are out of range (0)
+        exact("gather_last_axis", [&](const Dim &n) { return gather(x(F, {n, 7}), 1, y(I, {n, 1})); }),
+        exact("gather_first_axis", [&](const Dim &n) { return gather(x(I, {25, n}), 0, y(I, {1, n})); }),
         // Broadcasts
         approx("broadcast_outer", [&](const Dim &n) { return add(x(F, {n, 1}), y(F, {1, 7})); }),
         approx("broadcast_rank", [&](const Dim &n) { return mul(x(F, {3, n, 5}), y(F, {5})); }),
