@@ -103,6 +103,16 @@ Dim Dim::operator*(const Dim &o) const {
     return r;
 }
 
+std::optional<Dim> Dim::divided_by(int64_t k) const {
+    if (k == 0) return std::nullopt;
+    Dim r;
+    for (const auto &[mono, coeff] : terms_) {
+        if (coeff % k != 0) return std::nullopt;
+        r.terms_[mono] = coeff / k;
+    }
+    return r;
+}
+
 std::string shape_str(const Shape &s) {
     std::string out = "[";
     for (std::size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + s[i].str();

@@ -29,6 +29,8 @@ public:
     Dim operator+(const Dim &o) const;
     Dim operator-(const Dim &o) const;
     Dim operator*(const Dim &o) const;
+    // This dim divided by k when every coefficient is a multiple of k (32*C / 32 = C), else nullopt.
+    std::optional<Dim> divided_by(int64_t k) const;
     bool operator==(const Dim &o) const { return terms_ == o.terms_; }
     bool operator!=(const Dim &o) const { return !(*this == o); }
 

@@ -33,13 +33,14 @@ struct Need {
 
 struct Builder {
     const Graph &g;
+    GroupingOptions options;
     AccessModel model;
     std::unordered_map<const Node *, std::vector<std::pair<const Node *, std::size_t>>> consumers;
     std::vector<Group> groups;                                      // in creation order (consumers first)
     std::unordered_map<const Node *, std::set<int>> member_of;      // node -> groups that compute it
     std::vector<std::unordered_map<const Node *, Need>> needs;      // per group
 
-    explicit Builder(const Graph &graph) : g(graph) {
+    Builder(const Graph &graph, const GroupingOptions &o) : g(graph), options(o) {
         for (const Node *n : g.nodes()) {
             for (std::size_t k = 0; k < n->inputs.size(); ++k) consumers[n->inputs[k].get()].push_back({n, k});
         }
@@ -129,7 +130,7 @@ struct Builder {
             member_of[n] = groups_reading;
             return;
         }
-        if (groups_reading.size() == 1) {
+        if (options.fuse_reductions && groups_reading.size() == 1) {
             const int gid = *groups_reading.begin();
             bool unused = false;
             Need need = need_in(gid, n, unused);
@@ -176,9 +177,9 @@ struct Builder {
 
 }  // namespace
 
-std::vector<Group> group_graph(const Graph &g) {
+std::vector<Group> group_graph(const Graph &g, const GroupingOptions &options) {
     try {
-        Builder b(g);
+        Builder b(g, options);
         const auto &nodes = g.nodes();
         for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) b.visit(*it);
         return b.finish();

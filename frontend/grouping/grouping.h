@@ -17,8 +17,12 @@
 
 namespace halogen {
 
+struct GroupingOptions {
+    bool fuse_reductions = true;   // false: every reduction is materialized, its own kernel
+};
+
 // The groups of `g` in an order that runs producers first. GraphError for a graph the analysis
 // cannot handle.
-std::vector<Group> group_graph(const Graph &g);
+std::vector<Group> group_graph(const Graph &g, const GroupingOptions &options = {});
 
 }  // namespace halogen
