@@ -59,7 +59,7 @@ LoopNest loop_nest(const LoweredGraph &lg, const Halide::Target &target) {
     Halide::Pipeline p(lg.out);
     Capture capture;
     p.add_custom_lowering_pass(&capture, nullptr);
-    p.compile_to_module(lg.arguments(), "kernel", t);
+    p.compile_to_module(p.infer_arguments(), "kernel", t);   // also right for external inputs
     LoopNest out;
     Inspector insp(out);
     capture.stmt.accept(&insp);

@@ -42,23 +42,33 @@ std::vector<Var> args_of(const std::vector<Var> &v, std::size_t rank) {
 
 class Lowerer {
 public:
-    explicit Lowerer(LoweredGraph &lg) : lg_(lg) {}
+    Lowerer(LoweredGraph &lg, const ExternalInputs *ext) : lg_(lg), ext_(ext) {}
 
     void define(const Node &n, bool read_from_buffer);
     void constrain_output();
 
 private:
     LoweredGraph &lg_;
+    const ExternalInputs *ext_;
 
-    // A dim as an int32 expression of the symbolic-dim Params.
+    // A dim as an int32 expression of the symbolic-dim Params (or of the caller's expressions).
     Expr dim(const Dim &d) {
         Expr total = 0;
         for (const auto &[mono, coeff] : d.terms()) {
             Expr term = static_cast<int32_t>(coeff);
-            for (const auto &s : mono) term = term * param(s);
+            for (const auto &s : mono) term = term * symbol(s);
             total = total + term;
         }
         return Halide::Internal::simplify(total);
+    }
+
+    Expr symbol(const std::string &name) {
+        if (ext_) {
+            auto it = ext_->dims.find(name);
+            if (it == ext_->dims.end()) throw GraphError(fmt::format("lower: no expression given for symbolic dim '{}'", name));
+            return it->second;
+        }
+        return param(name);
     }
 
     Halide::Param<int32_t> &param(const std::string &name) {
@@ -230,11 +240,16 @@ void Lowerer::constrain_output() { constrain(lg_.out.output_buffer(), lg_.output
 // A buffer the group reads (a graph input or another group's output) as an ImageParam.
 Expr Lowerer::buffer(const Node &n) {
     const int rank = int(n.shape.size());
+    std::vector<Expr> idx;
+    for (auto &v : args_of(lg_.vars, rank)) idx.push_back(v);
+    if (ext_) {
+        auto it = ext_->buffers.find(buffer_name(n));
+        if (it == ext_->buffers.end()) throw GraphError(fmt::format("lower: no Func given for buffer '{}'", buffer_name(n)));
+        return it->second(idx);
+    }
     Halide::ImageParam p(halide_type(n.dtype), rank, buffer_name(n));
     constrain(p, n.shape);
     lg_.inputs.emplace(buffer_name(n), p);
-    std::vector<Expr> idx;
-    for (auto &v : args_of(lg_.vars, rank)) idx.push_back(v);
     return p(idx);
 }
 
@@ -291,12 +306,12 @@ Group whole_graph_group(const Graph &g) {
     return grp;
 }
 
-LoweredGraph lower(const Graph &g, const Group &grp) {
+LoweredGraph lower(const Graph &g, const Group &grp, const ExternalInputs *ext) {
     LoweredGraph lg{g, grp, grp.anchor, {}, {}, {}, {}, {}};
     std::size_t max_rank = 0;
     for (const Node *n : g.nodes()) max_rank = std::max(max_rank, n->shape.size());
     for (std::size_t k = 0; k < max_rank; ++k) lg.vars.emplace_back(fmt::format("a{}", k));
-    Lowerer lw(lg);
+    Lowerer lw(lg, ext);
     for (const Node *n : g.nodes()) {
         const bool read = std::find(grp.reads.begin(), grp.reads.end(), n) != grp.reads.end();
         if (read || grp.contains(n)) lw.define(*n, read);
@@ -316,7 +331,7 @@ LoweredGraph lower(const Graph &g, const Group &grp) {
             throw GraphError(fmt::format("lower: input '{}' has the name of a symbolic dim", name));
         }
     }
-    lw.constrain_output();
+    if (!ext) lw.constrain_output();   // a generator states its own output contract
     return lg;
 }
 

@@ -34,9 +34,16 @@ struct LoweredGraph {
     std::vector<Halide::Argument> arguments() const;
 };
 
+// What a Halide Generator supplies instead of ImageParams and Params: a Func per buffer read (by
+// buffer_name()) and an expression per symbolic dim (e.g. an input buffer's extent).
+struct ExternalInputs {
+    std::map<std::string, Halide::Func> buffers;
+    std::map<std::string, Halide::Expr> dims;
+};
+
 // Lowers one group of `g` (see frontend/grouping): its members become Funcs, the buffers it reads
-// become ImageParams, its anchor is the pipeline's output.
-LoweredGraph lower(const Graph &g, const Group &group);
+// become ImageParams (or the given external Funcs), its anchor is the pipeline's output.
+LoweredGraph lower(const Graph &g, const Group &group, const ExternalInputs *external = nullptr);
 
 // Lowers all of `g` as one pipeline: `g` must have exactly one output (GraphError otherwise), every
 // non-input node is a member, and Halide places the reductions (no compute levels are set).

@@ -1,0 +1,96 @@
+// Family variants as pipelines.
+#include "halide_gen/family_pipeline.h"
+
+#include <fmt/format.h>
+
+#include "frontend/errors.h"
+#include "frontend/grouping/grouping.h"
+#include "frontend/rewrites/one_hot_gather.h"
+#include "halide_gen/types.h"
+
+namespace halogen {
+
+FamilyPipeline build_family_pipeline(const Family &family, const Variant &variant, const ExternalInputs &external,
+                                     const Halide::Target &target, bool hand_schedule) {
+    FamilyPipeline p{variant.rewrite_one_hot ? rewrite_one_hot_reductions(family.graph) : family.graph, {}, {}, {}};
+    p.groups = group_graph(p.graph, GroupingOptions{variant.fuse_reductions});
+    ExternalInputs ext = external;
+    for (std::size_t k = 0; k < p.groups.size(); ++k) {
+        LoweredGraph lg = lower(p.graph, p.groups[k], &ext);
+        if (hand_schedule && variant.schedule) variant.schedule(lg, target);
+        if (k + 1 < p.groups.size()) {
+            if (hand_schedule) lg.out.compute_root();
+            ext.buffers[buffer_name(*p.groups[k].anchor)] = lg.out;   // read by the groups after it
+        }
+        p.output = lg.out;
+        p.lowered.push_back(std::move(lg));
+    }
+    return p;
+}
+
+namespace {
+
+std::map<std::string, Halide::ImageParam> make_params(const Family &f) {
+    std::map<std::string, Halide::ImageParam> params;
+    for (const Node *n : f.graph.inputs()) {
+        Halide::ImageParam p(halide_type(n->dtype), int(n->shape.size()), n->name);
+        if (!n->shape.empty()) p.dim(0).set_stride(1);
+        params.emplace(n->name, p);
+    }
+    return params;
+}
+
+ExternalInputs external_of(const Family &f, const std::map<std::string, Halide::ImageParam> &params) {
+    ExternalInputs ext;
+    for (const auto &[name, p] : params) ext.buffers[name] = p;
+    for (const auto &[sym, src] : f.dims) {
+        const Halide::ImageParam &p = params.at(src.input);
+        Halide::Expr extent = p.dim(p.dimensions() - 1 - src.axis).extent();
+        ext.dims[sym] = src.divisor == 1 ? extent : extent / int32_t(src.divisor);
+    }
+    return ext;
+}
+
+}  // namespace
+
+FamilyKernel::FamilyKernel(const std::string &family, const std::string &variant, const Halide::Target &target)
+    : family_(make_family(family)), params_(make_params(family_)),
+      pipeline_(build_family_pipeline(family_, find_variant(family, variant), external_of(family_, params_), target)),
+      halide_(pipeline_.output), target_(target.with_feature(Halide::Target::LargeBuffers)) {
+    if (!find_variant(family, variant).autoscheduler.empty()) {
+        throw Error(fmt::format("{}: variant '{}' is an autoscheduler; it exists as an AOT kernel only", family, variant));
+    }
+    halide_.compile_jit(target_);
+}
+
+std::vector<int64_t> FamilyKernel::output_shape(const std::map<std::string, std::vector<int64_t>> &shapes) const {
+    const Node &out = family_.graph.outputs()[0].node();
+    return eval_shape(out.shape, bind_family(family_, shapes), family_.name + " output");
+}
+
+void FamilyKernel::run(const BufferRefs &inputs, const BufferRef &output) {
+    std::map<std::string, std::vector<int64_t>> shapes;
+    for (const auto &[name, ref] : inputs) shapes[name] = ref.shape;
+    const Bindings b = bind_family(family_, shapes);
+    family_.graph.check_bindings(b);
+    Halide::ParamMap pm;
+    std::vector<Halide::Buffer<>> held;
+    for (const Node *n : family_.graph.inputs()) {
+        auto it = inputs.find(n->name);
+        const std::string role = fmt::format("{} input '{}'", family_.name, n->name);
+        if (it == inputs.end()) throw BufferError(fmt::format("{}: no buffer given ({})", role, family_.contract));
+        check_buffer(*n, role, it->second.dtype, it->second.shape, b);
+        std::vector<int> sizes(it->second.shape.rbegin(), it->second.shape.rend());
+        held.emplace_back(halide_type(n->dtype), it->second.data, sizes);
+        pm.set(params_.at(n->name), held.back());
+    }
+    check_buffer(family_.graph.outputs()[0].node(), family_.name + " output", output.dtype, output.shape, b);
+    for (int64_t d : output.shape) {
+        if (d == 0) return;   // nothing to compute
+    }
+    std::vector<int> sizes(output.shape.rbegin(), output.shape.rend());
+    Halide::Buffer<> out(halide_type(output.dtype), output.data, sizes);
+    halide_.realize(out, target_, pm);
+}
+
+}  // namespace halogen

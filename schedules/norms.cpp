@@ -1,0 +1,105 @@
+// Hand schedules of the norms family (LayerNorm, RMSNorm, BatchNorm, GroupNorm).
+//
+// naive: every reduction is its own group (Variant::fuse_reductions = false), each left to
+// Halide's defaults: one plain loop nest per reduction, one for the normalization.
+//
+// fused: one kernel per group, e.g. LayerNorm on x [R, D]:
+//
+//   parallel r:                                      (the reductions' compute level)
+//     for d_o (vectorized x W*K, K accumulators):  part1[v] += x[r, d]            (mean)
+//     sum1 = horizontal sum of part1
+//     for d_o (vectorized x W*K):                  part2[v] += (x[r, d] - mean)^2 (variance)
+//     sum2 = horizontal sum of part2
+//     for d_o (vectorized x W, GuardWithIf):       out[r, d] = (x[r, d] - mean) * rstd * w[d] + b[d]
+//
+// The row of x is read from memory once and then twice more from L1/L2. Each reduction's
+// innermost reduced axis (the contiguous one) is split by W*K and the inner part rfactored into a
+// small vector of partial sums; the split guards its tail (GuardWithIf), so any extent (1, 7, 33,
+// 4096) is exact, and Halide's loop partitioning keeps the steady state unpredicated.
+// The anchor's loops outside the outermost compute level are fused into one parallel loop; the
+// innermost axis is vectorized with GuardWithIf (skipped when it is the constant 1, as in the
+// reduction-anchored groups GroupNorm makes with symbolic channels).
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "schedules/variants.h"
+
+namespace halogen {
+
+namespace {
+
+constexpr int kAccumulators = 4;   // independent vector accumulators per reduction
+
+int float_width(const Halide::Target &target) { return target.natural_vector_size(Halide::Float(32)); }
+
+// Vectorizes reduction `f` (computed at `at`): its contiguous (last) reduced axis innermost, split
+// by width * kAccumulators with a guarded tail, the inner part rfactored into partial sums that
+// are computed at the same level and vectorized.
+void vectorize_reduction(Halide::Func f, const Halide::LoopLevel &at, int width) {
+    std::vector<Halide::RVar> rv = f.rvars(0);
+    if (rv.empty()) return;
+    Halide::Stage u = f.update(0);
+    const Halide::RVar inner = rv.back();
+    if (rv.size() > 1) {
+        std::vector<Halide::VarOrRVar> order{inner};
+        for (std::size_t k = 0; k + 1 < rv.size(); ++k) order.emplace_back(rv[k]);
+        u.reorder(order);
+    }
+    const int lanes = width * kAccumulators;
+    Halide::RVar ro(inner.name() + "_o"), ri(inner.name() + "_i");
+    u.split(inner, ro, ri, lanes, Halide::TailStrategy::GuardWithIf);
+    Halide::Var v(f.name() + "_lane");
+    Halide::Func partial = u.rfactor(ri, v);
+    Halide::Var vo(v.name() + "_o"), vi(v.name() + "_i");
+    partial.compute_at(at).split(v, vo, vi, width).vectorize(vi).unroll(vo);
+    partial.update(0).split(v, vo, vi, width).vectorize(vi).unroll(vo);   // kAccumulators vectors
+    // The partial sums folded with one vector reduction (a shuffle tree), not 64 scalar adds.
+    f.update(0).atomic().vectorize(ri);
+}
+
+}  // namespace
+
+void schedule_norm_naive(LoweredGraph &, const Halide::Target &) {
+    // Every reduction is its own group (Variant::fuse_reductions = false), each left to Halide's
+    // defaults: one plain loop nest per reduction, one for the normalization.
+}
+
+void schedule_norm_fused(LoweredGraph &lg, const Halide::Target &target) {
+    const int rank = int(lg.output->shape.size());
+    const int width = float_width(target);
+    const bool vector_axis = rank > 0 && !(lg.output->shape[rank - 1] == Dim(1));
+
+    // Loops outside every reduction's compute level (and outside the vector axis) fuse into one.
+    int outer = vector_axis ? rank - 1 : rank;
+    for (const auto &[node, level] : lg.group.compute_level) outer = std::min(outer, level);
+
+    std::vector<Halide::Var> loop(lg.vars.begin(), lg.vars.begin() + rank);
+    if (outer >= 1) {
+        Halide::Var fused = loop[outer - 1];
+        std::string name = fused.name();
+        for (int k = outer - 2; k >= 0; --k) {
+            name = lg.vars[k].name() + "_" + name;
+            Halide::Var next(name);
+            lg.out.fuse(fused, lg.vars[k], next);
+            fused = next;
+        }
+        for (int k = 0; k < outer; ++k) loop[k] = fused;
+        lg.out.parallel(fused);
+    }
+    if (vector_axis) {
+        Halide::Var inner = lg.vars[rank - 1], vo(inner.name() + "_vo"), vi(inner.name() + "_vi");
+        lg.out.split(inner, vo, vi, width, Halide::TailStrategy::GuardWithIf).vectorize(vi);
+        loop[rank - 1] = vo;
+    }
+
+    for (const auto &[node, level] : lg.group.compute_level) {
+        Halide::Func f = lg.funcs.at(node);
+        if (f.name() == lg.out.name()) continue;
+        const Halide::LoopLevel at = level == 0 ? Halide::LoopLevel::root() : Halide::LoopLevel(lg.out, loop[level - 1]);
+        f.compute_at(at);
+        vectorize_reduction(f, at, width);
+    }
+}
+
+}  // namespace halogen
