@@ -1,0 +1,75 @@
+// Calling AOT kernels through their argv entry points.
+#include "halide_gen/aot_runner.h"
+
+#include <cstring>
+#include <mutex>
+
+#include <HalideBuffer.h>
+#include <fmt/format.h>
+
+#include "frontend/errors.h"
+
+namespace halogen {
+
+namespace {
+
+halide_type_t type_of(DType t) {
+    switch (t) {
+    case DType::Float32: return halide_type_t(halide_type_float, 32);
+    case DType::Int32: return halide_type_t(halide_type_int, 32);
+    case DType::Bool: return halide_type_t(halide_type_uint, 1);
+    }
+    return halide_type_t();
+}
+
+// Halide reports run-time errors through this handler; keep the last message for the exception.
+std::mutex error_mutex;
+std::string last_error;
+void record_error(void *, const char *msg) {
+    std::lock_guard<std::mutex> lock(error_mutex);
+    last_error = msg;
+}
+
+}  // namespace
+
+const AotKernel *find_aot_kernel(const std::string &family, const std::string &variant) {
+    for (const AotKernel &k : aot_kernels()) {
+        if (family == k.family && variant == k.variant) return &k;
+    }
+    return nullptr;
+}
+
+void run_aot(const AotKernel &k, const std::map<std::string, BufferRef> &inputs, const BufferRef &output) {
+    static const bool handler_set = (halide_set_error_handler(record_error), true);
+    (void)handler_set;
+    const halide_filter_metadata_t *md = k.metadata();
+    std::vector<Halide::Runtime::Buffer<>> buffers;
+    buffers.reserve(md->num_arguments);
+    std::vector<void *> args;
+    for (int a = 0; a < md->num_arguments; ++a) {
+        const halide_filter_argument_t &arg = md->arguments[a];
+        const bool is_output = arg.kind == halide_argument_kind_output_buffer;
+        const BufferRef *ref = &output;
+        if (!is_output) {
+            auto it = inputs.find(arg.name);
+            if (it == inputs.end()) throw BufferError(fmt::format("{} {}: input '{}' is missing", k.family, k.variant, arg.name));
+            ref = &it->second;
+        }
+        const std::string role = is_output ? "output" : fmt::format("input '{}'", arg.name);
+        if (!(type_of(ref->dtype) == arg.type) || int(ref->shape.size()) != arg.dimensions) {
+            throw BufferError(fmt::format("{} {}: {} is {} of rank {}, the kernel takes rank {}", k.family, k.variant, role,
+                                          dtype_name(ref->dtype), ref->shape.size(), arg.dimensions));
+        }
+        std::vector<int> sizes;
+        for (auto it = ref->shape.rbegin(); it != ref->shape.rend(); ++it) sizes.push_back(int(*it));
+        buffers.emplace_back(arg.type, ref->data, sizes);
+        args.push_back(buffers.back().raw_buffer());
+    }
+    const int rc = k.argv(args.data());
+    if (rc != 0) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        throw Error(fmt::format("{} {}: kernel failed: {}", k.family, k.variant, last_error));
+    }
+}
+
+}  // namespace halogen

@@ -1,0 +1,32 @@
+// The AOT kernels the generators emitted at build time, and how to call one on caller buffers.
+// Argument order and types come from each kernel's Halide metadata; buffers are checked first.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <HalideRuntime.h>
+
+#include "frontend/array.h"
+
+namespace halogen {
+
+struct AotKernel {
+    const char *family;
+    const char *variant;
+    int (*argv)(void **args);
+    const halide_filter_metadata_t *(*metadata)();
+    const char *stmt_path;   // the lowered statement written beside the library at build time
+};
+
+const std::vector<AotKernel> &aot_kernels();
+// The kernel for (family, variant), or nullptr.
+const AotKernel *find_aot_kernel(const std::string &family, const std::string &variant);
+
+// Calls the kernel with `inputs` by name and `output`. BufferError when an input is missing or a
+// buffer's dtype or rank differs from the kernel's arguments; Halide's own checks (extents that do
+// not fit the family) come back as an Error with Halide's message.
+void run_aot(const AotKernel &k, const std::map<std::string, BufferRef> &inputs, const BufferRef &output);
+
+}  // namespace halogen

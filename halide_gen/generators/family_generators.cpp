@@ -1,0 +1,123 @@
+// The Halide generators: one per family, the variant chosen by a GeneratorParam. CMake runs them
+// at build time (add_halide_library, one library per family and variant). Inputs are declared
+// with their rank; every extent is read from the buffers at run time.
+#include "halide_gen/generators/family_generator.h"
+
+namespace halogen {
+namespace {
+
+using Halide::Buffer;
+using Halide::Expr;
+using Halide::Func;
+
+// Extents of an input in halogen axis order (Halide's dims are reversed).
+template <typename In> std::vector<Expr> extents(const In &in) {
+    std::vector<Expr> out;
+    for (int h = in.dimensions() - 1; h >= 0; --h) out.push_back(in.dim(h).extent());
+    return out;
+}
+
+// Estimates for an input or output, from the family's typical extents (halogen axis order).
+template <typename Buf> void estimate(Buf &b, const std::vector<int> &extents_in_axis_order) {
+    Halide::Region r;
+    for (auto it = extents_in_axis_order.rbegin(); it != extents_in_axis_order.rend(); ++it) r.push_back({0, *it});
+    b.set_estimates(r);
+}
+
+// The generator's inputs by name, with their extents.
+template <typename... In> std::map<std::string, std::pair<Func, std::vector<Expr>>> collect(In &...in) {
+    std::map<std::string, std::pair<Func, std::vector<Expr>>> out;
+    ((out[in.name()] = {Func(in), extents(in)}), ...);
+    return out;
+}
+
+// Every input's and the output's estimates: each axis gets the typical extent of the dim the
+// family's graph gives it (the autoschedulers need them all).
+template <typename Out, typename... In> void estimate_all(const std::string &family, Out &out, In &...in) {
+    Family f = make_family(family);
+    Bindings typical;
+    for (const auto &[sym, e] : typical_extents(family)) typical[sym] = e;
+    auto extents_of = [&](const Shape &shape) {
+        std::vector<int> e;
+        for (const Dim &d : shape) e.push_back(int(d.eval(typical)));
+        return e;
+    };
+    std::map<std::string, std::vector<int>> want;
+    for (const Node *n : f.graph.inputs()) want[n->name] = extents_of(n->shape);
+    (estimate(in, want.at(in.name())), ...);
+    estimate(out, extents_of(f.graph.outputs()[0].shape()));
+}
+
+// One generator per family: declare the inputs, then build the chosen variant.
+template <typename Out, typename... In>
+void generate_family(Out &out, const std::string &variant, const Halide::Target &target, bool auto_schedule,
+                     const std::string &family, In &...in) {
+    out = build_for_generator(family, variant, collect(in...), target, auto_schedule);
+    if (auto_schedule) estimate_all(family, out, in...);
+}
+
+class EmbeddingGenerator : public Halide::Generator<EmbeddingGenerator> {
+public:
+    GeneratorParam<std::string> variant{"variant", "gather"};
+    Input<Buffer<int32_t>> ids{"ids", 1};
+    Input<Buffer<float>> weight{"weight", 2};
+    Output<Buffer<float>> out{"out", 2};
+    void generate() { generate_family(out, variant, get_target(), auto_schedule, "embedding", ids, weight); }
+};
+
+class LayerNormGenerator : public Halide::Generator<LayerNormGenerator> {
+public:
+    GeneratorParam<std::string> variant{"variant", "fused"};
+    Input<Buffer<float>> x{"x", 2}, weight{"weight", 1}, bias{"bias", 1};
+    Output<Buffer<float>> out{"out", 2};
+    void generate() { generate_family(out, variant, get_target(), auto_schedule, "layernorm", x, weight, bias); }
+};
+
+class RmsNormGenerator : public Halide::Generator<RmsNormGenerator> {
+public:
+    GeneratorParam<std::string> variant{"variant", "fused"};
+    Input<Buffer<float>> x{"x", 2}, weight{"weight", 1};
+    Output<Buffer<float>> out{"out", 2};
+    void generate() { generate_family(out, variant, get_target(), auto_schedule, "rmsnorm", x, weight); }
+};
+
+class BatchNormGenerator : public Halide::Generator<BatchNormGenerator> {
+public:
+    GeneratorParam<std::string> variant{"variant", "fused"};
+    Input<Buffer<float>> x{"x", 3}, mean{"mean", 1}, var{"var", 1}, weight{"weight", 1}, bias{"bias", 1};
+    Output<Buffer<float>> out{"out", 3};
+    void generate() { generate_family(out, variant, get_target(), auto_schedule, "batchnorm", x, mean, var, weight, bias); }
+};
+
+class GroupNormGenerator : public Halide::Generator<GroupNormGenerator> {
+public:
+    GeneratorParam<std::string> variant{"variant", "fused"};
+    Input<Buffer<float>> x{"x", 3}, weight{"weight", 1}, bias{"bias", 1};
+    Output<Buffer<float>> out{"out", 3};
+    void generate() { generate_family(out, variant, get_target(), auto_schedule, "groupnorm", x, weight, bias); }
+};
+
+template <int Rank> class ConvGenerator : public Halide::Generator<ConvGenerator<Rank>> {
+public:
+    template <typename T> using Input = typename Halide::Generator<ConvGenerator<Rank>>::template Input<T>;
+    template <typename T> using Output = typename Halide::Generator<ConvGenerator<Rank>>::template Output<T>;
+    Halide::GeneratorParam<std::string> variant{"variant", "tiled"};
+    Input<Buffer<float>> x{"x", Rank + 2}, weight{"weight", Rank + 2}, bias{"bias", 1};
+    Output<Buffer<float>> out{"out", Rank + 2};
+    void generate() {
+        generate_family(out, variant, this->get_target(), this->auto_schedule, "conv" + std::to_string(Rank) + "d", x,
+                        weight, bias);
+    }
+};
+
+}  // namespace
+}  // namespace halogen
+
+HALIDE_REGISTER_GENERATOR(halogen::EmbeddingGenerator, embedding)
+HALIDE_REGISTER_GENERATOR(halogen::LayerNormGenerator, layernorm)
+HALIDE_REGISTER_GENERATOR(halogen::RmsNormGenerator, rmsnorm)
+HALIDE_REGISTER_GENERATOR(halogen::BatchNormGenerator, batchnorm)
+HALIDE_REGISTER_GENERATOR(halogen::GroupNormGenerator, groupnorm)
+HALIDE_REGISTER_GENERATOR(halogen::ConvGenerator<1>, conv1d)
+HALIDE_REGISTER_GENERATOR(halogen::ConvGenerator<2>, conv2d)
+HALIDE_REGISTER_GENERATOR(halogen::ConvGenerator<3>, conv3d)
