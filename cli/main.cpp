@@ -1,11 +1,18 @@
 // The halogen command-line program.
 //   halogen seed          compile and run the seed note's expression, print its result and loop nest
 //   halogen groups FILE   read a graph from JSON and print its fused groups (one per kernel)
+//   halogen compare       every variant of a family's AOT kernels, checked and timed side by side
+//   halogen show          a kernel's loop nest (or C source)
+//   halogen run           one kernel on NumPy files
 #include <iostream>
+#include <map>
+#include <sstream>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/compare.h"
+#include "cli/run_kernel.h"
 #include "frontend/graph_json.h"
 #include "frontend/grouping/grouping.h"
 #include "frontend/halogen.h"
@@ -76,10 +83,69 @@ int main(int argc, char **argv) {
     std::string graph_file;
     auto *groups_cmd = app.add_subcommand("groups", "Read a graph from JSON (frontend/graph_json.h) and print its fused groups");
     groups_cmd->add_option("file", graph_file, "Graph file")->required()->check(CLI::ExistingFile);
+
+    // Shapes such as 8x512x4096.
+    auto dims = [](std::vector<int64_t> &into) {
+        return [&into](const std::string &text) {
+            into.clear();
+            std::stringstream ss(text);
+            for (std::string part; std::getline(ss, part, 'x');) {
+                std::size_t used = 0;
+                long long v = -1;
+                try { v = std::stoll(part, &used); } catch (const std::exception &) {}
+                if (used != part.size() || v < 1) throw CLI::ValidationError("shape", "expected extents like 8x512x4096, got '" + text + "'");
+                into.push_back(v);
+            }
+        };
+    };
+    halogen::CompareOptions co;
+    auto *compare_cmd = app.add_subcommand("compare", "Run every variant of a family's AOT kernels on the same inputs: check, time, tabulate");
+    compare_cmd->add_option("family", co.family, "embedding | norms | conv | all")->default_val("all");
+    compare_cmd->add_option("--vocab", co.vocab, "embedding: vocabulary size V")->check(CLI::PositiveNumber);
+    compare_cmd->add_option("--dim", co.dim, "embedding: embedding dim D")->check(CLI::PositiveNumber);
+    compare_cmd->add_option("--tokens", co.tokens, "embedding: tokens T")->check(CLI::PositiveNumber);
+    compare_cmd->add_option("--ids-max", co.ids_max, "embedding: ids drawn uniformly from [0, N) (default V)")->check(CLI::PositiveNumber);
+    compare_cmd->add_option("--op", co.op, "norms: layernorm | rmsnorm | batchnorm | groupnorm");
+    compare_cmd->add_option_function<std::string>("--shape", dims(co.shape), "norms: e.g. 8x512x4096; conv: NxCxHxW...");
+    compare_cmd->add_option_function<std::string>("--kernel", dims(co.kernel), "conv: KxRxS... (output channels, window)");
+    compare_cmd->add_option("--stride", co.stride, "conv stride (the AOT kernels use 1)");
+    compare_cmd->add_option("--pad", co.pad, "conv padding (the AOT kernels use 1)");
+    compare_cmd->add_option("--json", co.json_path, "write one record per (family, shape, variant) to this file");
+    compare_cmd->add_option("--budget", co.budget_s, "seconds: skip a variant whose single run would take longer")->check(CLI::PositiveNumber);
+
+    std::string family, variant, output;
+    bool c_source = false;
+    auto *show_cmd = app.add_subcommand("show", "Print an AOT kernel's loop nest (Halide's lowered statement)");
+    show_cmd->add_option("family", family, "embedding, layernorm, rmsnorm, batchnorm, groupnorm, conv1d, conv2d, conv3d")->required();
+    show_cmd->add_option("--schedule", variant, "the variant")->required();
+    show_cmd->add_flag("--c", c_source, "print C source from Halide's C backend instead");
+
+    std::vector<std::string> input_specs;
+    auto *run_cmd = app.add_subcommand("run", "Run one AOT kernel on NumPy .npy files");
+    run_cmd->footer("Families:\n" + halogen::families_help());
+    run_cmd->add_option("family", family, "the family")->required();
+    run_cmd->add_option("--schedule", variant, "the variant")->required();
+    run_cmd->add_option("--op", family, "norms: the op (same as the family name)");
+    run_cmd->add_option("--input", input_specs, "NAME=FILE.npy, once per input")->required();
+    run_cmd->add_option("--output", output, "FILE.npy to write")->required();
+
     CLI11_PARSE(app, argc, argv);
     try {
         if (*seed_cmd) return seed(schedule);
         if (*groups_cmd) return groups(graph_file);
+        if (*compare_cmd) return halogen::run_compare(co);
+        if (*show_cmd) return halogen::show_kernel(family, variant, c_source);
+        if (*run_cmd) {
+            std::map<std::string, std::string> inputs;
+            for (const std::string &spec : input_specs) {
+                const auto eq = spec.find('=');
+                if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
+                    throw halogen::Error("run: --input takes NAME=FILE.npy, got '" + spec + "'");
+                }
+                inputs[spec.substr(0, eq)] = spec.substr(eq + 1);
+            }
+            return halogen::run_kernel(family, variant, inputs, output);
+        }
     } catch (const halogen::Error &e) {
         std::cerr << "halogen: " << e.what() << "\n";
         return 1;

@@ -1,0 +1,155 @@
+// Every variant of every family computes the interpreter's numbers: the hand-scheduled ones JIT
+// compiled (FamilyKernel) and as the AOT kernels built by the generators, on odd and tiny shapes;
+// the embedding variants also on out-of-range ids and NaN in rows no id selects. Autoscheduled
+// AOT kernels may reject shapes smaller than their tiles, but must never return wrong numbers.
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "frontend/errors.h"
+#include "frontend/families.h"
+#include "frontend/halogen.h"
+#include "halide_gen/aot_runner.h"
+#include "halide_gen/family_pipeline.h"
+#include "halide_gen/loop_nest.h"
+#include "schedules/variants.h"
+#include "tests/support/harness.h"
+
+namespace halogen {
+namespace {
+
+using testing::arrays_near;
+
+struct Shape_ {
+    std::string family;
+    std::map<std::string, std::vector<int64_t>> inputs;
+};
+
+// Small shapes with odd extents for every family.
+std::vector<Shape_> shapes() {
+    return {
+        {"embedding", {{"ids", {7}}, {"weight", {13, 33}}}},
+        {"embedding", {{"ids", {1}}, {"weight", {5, 1}}}},
+        {"layernorm", {{"x", {3, 33}}, {"weight", {33}}, {"bias", {33}}}},
+        {"layernorm", {{"x", {1, 1}}, {"weight", {1}}, {"bias", {1}}}},
+        {"rmsnorm", {{"x", {5, 17}}, {"weight", {17}}}},
+        {"batchnorm", {{"x", {2, 3, 7}}, {"mean", {3}}, {"var", {3}}, {"weight", {3}}, {"bias", {3}}}},
+        {"groupnorm", {{"x", {2, 64, 5}}, {"weight", {64}}, {"bias", {64}}}},
+        {"conv1d", {{"x", {2, 3, 9}}, {"weight", {5, 3, 3}}, {"bias", {5}}}},
+        {"conv2d", {{"x", {1, 3, 7, 5}}, {"weight", {9, 3, 3, 3}}, {"bias", {9}}}},
+        {"conv3d", {{"x", {1, 2, 3, 4, 5}}, {"weight", {3, 2, 3, 3, 3}}, {"bias", {3}}}},
+    };
+}
+
+// Random inputs; embedding ids include -1, V and 1000 (zero rows), and row 2 of the table is NaN
+// while no id selects it.
+Inputs make_inputs(const Shape_ &s, uint32_t seed) {
+    Family f = make_family(s.family);
+    Bindings b = bind_family(f, s.inputs);
+    Inputs in = testing::random_inputs(f.graph, b, seed);
+    if (s.family == "embedding") {
+        Array &ids = in.at("ids");
+        const int64_t V = s.inputs.at("weight")[0];
+        const int32_t special[] = {-1, int32_t(V), 1000, 0, int32_t(V - 1)};
+        for (int64_t t = 0; t < ids.size(); ++t) {
+            int32_t id = t < 5 ? special[t] : int32_t(t % V);
+            if (id == 2) id = 3;
+            ids.set(t, id);
+        }
+        Array &w = in.at("weight");
+        if (V > 2) {
+            for (int64_t d = 0; d < s.inputs.at("weight")[1]; ++d) w.set(2 * s.inputs.at("weight")[1] + d, NAN);
+        }
+    }
+    if (s.family == "batchnorm") {   // a variance must be positive
+        Array &var = in.at("var");
+        for (int64_t k = 0; k < var.size(); ++k) var.set(k, std::abs(var.get(k)) + 0.5);
+    }
+    return in;
+}
+
+Array expected(const Shape_ &s, const Inputs &in) {
+    Family f = make_family(s.family);
+    return interpret(f.graph.outputs()[0], in, bind_family(f, s.inputs));
+}
+
+double tolerance(const std::string &family) { return family.rfind("conv", 0) == 0 ? 1e-4 : 1e-5; }
+
+class Variants : public ::testing::TestWithParam<Shape_> {};
+
+TEST_P(Variants, HandScheduledJitMatchesInterpreter) {
+    const Shape_ &s = GetParam();
+    Inputs in = make_inputs(s, 11);
+    Array want = expected(s, in);
+    for (const Variant &v : variants_of(s.family)) {
+        if (!v.autoscheduler.empty()) continue;
+        FamilyKernel k(s.family, v.name);
+        Array got(want.dtype(), want.shape());
+        BufferRefs refs;
+        for (auto &[name, a] : in) refs.emplace(name, a.ref());
+        k.run(refs, got.ref());
+        EXPECT_TRUE(arrays_near(want, got, tolerance(s.family), tolerance(s.family))) << s.family << " " << v.name;
+    }
+}
+
+TEST_P(Variants, AotKernelsMatchInterpreterOrRejectTheShape) {
+    const Shape_ &s = GetParam();
+    Inputs in = make_inputs(s, 12);
+    Array want = expected(s, in);
+    int ran = 0;
+    for (const Variant &v : variants_of(s.family)) {
+        const AotKernel *k = find_aot_kernel(s.family, v.name);
+        if (!k) {
+            EXPECT_EQ(s.family + " " + v.name, "groupnorm adams2019") << "every other variant is built";
+            continue;
+        }
+        Array got(want.dtype(), want.shape());
+        std::map<std::string, BufferRef> refs;
+        for (auto &[name, a] : in) refs.emplace(name, a.ref());
+        try {
+            run_aot(*k, refs, got.ref());
+        } catch (const Error &e) {
+            EXPECT_FALSE(v.autoscheduler.empty()) << "a hand-scheduled kernel rejected the shape: " << e.what();
+            continue;   // an autoscheduled tiling larger than this shape
+        }
+        ++ran;
+        EXPECT_TRUE(arrays_near(want, got, tolerance(s.family), tolerance(s.family))) << s.family << " " << v.name;
+    }
+    EXPECT_GE(ran, 2) << "at least the hand-scheduled variants ran";
+}
+
+INSTANTIATE_TEST_SUITE_P(Families, Variants, ::testing::ValuesIn(shapes()), [](const auto &info) {
+    std::string name = info.param.family;
+    for (const auto &[in, shape] : info.param.inputs) {
+        if (in != "x" && in != "ids") continue;
+        for (int64_t d : shape) name += "_" + std::to_string(d);
+    }
+    return name;
+});
+
+TEST(Variants, NormsNaiveIsOneKernelPerReductionAndFusedIsOne) {
+    EXPECT_EQ(FamilyKernel("layernorm", "naive").pipeline().kernels(), 3);   // mean, variance, normalize
+    EXPECT_EQ(FamilyKernel("rmsnorm", "naive").pipeline().kernels(), 2);
+    for (const char *f : {"layernorm", "rmsnorm", "batchnorm"}) EXPECT_EQ(FamilyKernel(f, "fused").pipeline().kernels(), 1) << f;
+}
+
+TEST(Variants, EmbeddingGatherHasNoVocabularyLoopAndOneHotHasOne) {
+    auto reduction_loops = [](const char *variant) {
+        FamilyKernel k("embedding", variant);
+        int n = 0;
+        for (const std::string &l : loop_nest(k.pipeline().lowered.back()).loops) n += l.find("_r$x") != std::string::npos;
+        return n;
+    };
+    EXPECT_EQ(reduction_loops("gather"), 0);
+    EXPECT_GE(reduction_loops("onehot"), 1);
+    EXPECT_GE(reduction_loops("onehot_permuted"), 1);
+}
+
+TEST(Variants, UnknownNamesAreTypedErrors) {
+    EXPECT_THROW(variants_of("softmax"), Error);
+    EXPECT_THROW(find_variant("embedding", "fused"), Error);
+    EXPECT_THROW(make_family("conv4d"), Error);
+}
+
+}  // namespace
+}  // namespace halogen
