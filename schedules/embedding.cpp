@@ -35,10 +35,12 @@ int width(const Halide::Target &target) { return target.natural_vector_size(Hali
 }  // namespace
 
 void schedule_embedding_onehot(LoweredGraph &lg, const Halide::Target &) {
-    // for t: for d: acc = 0; for v: { onehot = (v == ids[t]); acc += onehot ? W[v, d] : 0 }
+    // for t: { for v: m[v] = (v == ids[t]);  for d: acc = 0; for v: acc += m[v] ? W[v, d] : 0 }
+    // The one-hot row is stored once per token (the seed's boolean buffer), so the reduction
+    // reads a mask from memory and Halide cannot trim the v loop.
     EmbeddingFuncs f = find(lg);
     f.sum.compute_at(f.out, f.d);
-    f.onehot.compute_at(f.sum, f.sum.rvars(0)[0]);   // stored, so the v loop cannot be trimmed
+    f.onehot.compute_at(f.out, f.t);
 }
 
 void schedule_embedding_onehot_permuted(LoweredGraph &lg, const Halide::Target &target) {
