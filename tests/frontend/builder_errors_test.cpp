@@ -2,6 +2,8 @@
 // from frontend/errors.h, with a message that names the op (or input) and the shapes involved.
 #include <gtest/gtest.h>
 
+#include "tests/support/expect_error.h"
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -14,19 +16,7 @@ namespace {
 constexpr DType F32 = DType::Float32;
 constexpr DType I32 = DType::Int32;
 
-// Runs `fn`, expecting an exception of exactly type E whose what() contains every string in `parts`.
-template <typename E>
-void expect_error(const std::function<void()> &fn, const std::vector<std::string> &parts) {
-    EXPECT_THROW(fn(), E);
-    try {
-        fn();
-    } catch (const E &e) {
-        const std::string msg = e.what();
-        for (const auto &p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
-    } catch (const std::exception &e) {
-        ADD_FAILURE() << "wrong exception type, message: " << e.what();
-    }
-}
+using testing::expect_error;
 
 Tensor x34() { return input("x", F32, {3, 4}); }
 

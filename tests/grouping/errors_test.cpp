@@ -2,6 +2,8 @@
 // a GraphError naming the node; malformed shapes keep their own typed errors.
 #include <gtest/gtest.h>
 
+#include "tests/support/expect_error.h"
+
 #include "frontend/graph_json.h"
 #include "frontend/grouping/grouping.h"
 #include "frontend/halogen.h"
@@ -9,16 +11,7 @@
 namespace halogen {
 namespace {
 
-template <typename E> void expect_error(const std::function<void()> &fn, const std::vector<std::string> &parts) {
-    try {
-        fn();
-        ADD_FAILURE() << "no exception";
-    } catch (const E &e) {
-        for (const auto &p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
-    } catch (const std::exception &e) {
-        ADD_FAILURE() << "wrong exception type: " << e.what();
-    }
-}
+using testing::expect_error;
 
 void group_json(const std::string &text) { group_graph(graph_from_json(text)); }
 

@@ -2,23 +2,15 @@
 // both shapes, before the kernel runs; nothing aborts and nothing is written.
 #include <gtest/gtest.h>
 
+#include "tests/support/expect_error.h"
+
 #include "frontend/halogen.h"
 #include "halide_gen/jit.h"
 
 namespace halogen {
 namespace {
 
-// Runs `fn`, expects exception E, and checks its message contains each of `parts`.
-template <typename E, typename Fn> void expect_error(Fn fn, const std::vector<std::string> &parts) {
-    try {
-        fn();
-        ADD_FAILURE() << "no exception";
-    } catch (const E &e) {
-        for (const auto &p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
-    } catch (const std::exception &e) {
-        ADD_FAILURE() << "wrong exception type: " << e.what();
-    }
-}
+using testing::expect_error;
 
 struct Fixture : ::testing::Test {
     Tensor x = input("x", DType::Float32, {Dim::sym("N"), 4});

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/expect_error.h"
+
 #include "frontend/halogen.h"
 #include "frontend/nn/nn.h"
 #include "tests/support/harness.h"
@@ -237,18 +239,7 @@ TEST(Conv, SymbolicBatchAndLength) {
     }
 }
 
-// Expects `f` to throw E whose message contains every string of `parts`.
-template <typename E, typename Fn>
-void expect_error(Fn f, const std::vector<std::string> &parts) {
-    try {
-        f();
-        ADD_FAILURE() << "no error";
-    } catch (const E &e) {
-        for (const auto &p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
-    } catch (const std::exception &e) {
-        ADD_FAILURE() << "wrong error type: " << e.what();
-    }
-}
+using testing::expect_error;
 
 TEST(Conv, TypedErrors) {
     auto x = [](const Shape &s) { return input("x", F, s); };
