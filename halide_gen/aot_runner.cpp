@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "frontend/errors.h"
+#include "halide_gen/buffer_extents.h"
 
 namespace halogen {
 
@@ -60,9 +61,7 @@ void run_aot(const AotKernel &k, const std::map<std::string, BufferRef> &inputs,
             throw BufferError(fmt::format("{} {}: {} is {} of rank {}, the kernel takes rank {}", k.family, k.variant, role,
                                           dtype_name(ref->dtype), ref->shape.size(), arg.dimensions));
         }
-        std::vector<int> sizes;
-        for (auto it = ref->shape.rbegin(); it != ref->shape.rend(); ++it) sizes.push_back(int(*it));
-        buffers.emplace_back(arg.type, ref->data, sizes);
+        buffers.emplace_back(arg.type, ref->data, halide_extents(*ref, role));
         args.push_back(buffers.back().raw_buffer());
     }
     const int rc = k.argv(args.data());

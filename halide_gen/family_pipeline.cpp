@@ -6,6 +6,7 @@
 #include "frontend/errors.h"
 #include "frontend/grouping/grouping.h"
 #include "frontend/rewrites/one_hot_gather.h"
+#include "halide_gen/buffer_extents.h"
 #include "halide_gen/types.h"
 
 namespace halogen {
@@ -80,16 +81,14 @@ void FamilyKernel::run(const BufferRefs &inputs, const BufferRef &output) {
         const std::string role = fmt::format("{} input '{}'", family_.name, n->name);
         if (it == inputs.end()) throw BufferError(fmt::format("{}: no buffer given ({})", role, family_.contract));
         check_buffer(*n, role, it->second.dtype, it->second.shape, b);
-        std::vector<int> sizes(it->second.shape.rbegin(), it->second.shape.rend());
-        held.emplace_back(halide_type(n->dtype), it->second.data, sizes);
+        held.emplace_back(halide_type(n->dtype), it->second.data, halide_extents(it->second, role));
         pm.set(params_.at(n->name), held.back());
     }
     check_buffer(family_.graph.outputs()[0].node(), family_.name + " output", output.dtype, output.shape, b);
     for (int64_t d : output.shape) {
         if (d == 0) return;   // nothing to compute
     }
-    std::vector<int> sizes(output.shape.rbegin(), output.shape.rend());
-    Halide::Buffer<> out(halide_type(output.dtype), output.data, sizes);
+    Halide::Buffer<> out(halide_type(output.dtype), output.data, halide_extents(output, family_.name + " output"));
     halide_.realize(out, target_, pm);
 }
 

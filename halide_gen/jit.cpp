@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "frontend/errors.h"
+#include "halide_gen/buffer_extents.h"
 #include "halide_gen/types.h"
 
 namespace halogen {
@@ -14,14 +15,7 @@ namespace {
 
 // A Halide view of caller memory: Halide dimension 0 is the last (contiguous) halogen axis.
 Halide::Buffer<> wrap(const BufferRef &b, const std::string &role) {
-    std::vector<int> sizes;
-    for (auto it = b.shape.rbegin(); it != b.shape.rend(); ++it) {
-        if (*it > std::numeric_limits<int32_t>::max()) {
-            throw BufferError(fmt::format("{}: extent {} exceeds Halide's 32-bit indexing", role, *it));
-        }
-        sizes.push_back(static_cast<int>(*it));
-    }
-    return Halide::Buffer<>(halide_type(b.dtype), b.data, sizes);
+    return Halide::Buffer<>(halide_type(b.dtype), b.data, halide_extents(b, role));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "tests/support/expect_error.h"
 
 #include "frontend/halogen.h"
+#include "halide_gen/family_pipeline.h"
 #include "halide_gen/jit.h"
 
 namespace halogen {
@@ -75,6 +76,21 @@ TEST(LowerErrors, MoreThanOneOutput) {
 TEST(LowerErrors, InputNamedLikeASymbolicDim) {
     Tensor n = input("N", DType::Float32, {Dim::sym("N")});
     expect_error<GraphError>([&] { lower(Graph({neg(n)})); }, {"'N'", "symbolic dim"});
+}
+
+}  // namespace
+}  // namespace halogen
+
+namespace halogen {
+namespace {
+
+TEST(RunErrors, FamilyKernelRejectsExtentsBeyond32Bits) {
+    // A lying BufferRef (no real memory behind it): the extent check must fire before any access.
+    FamilyKernel k("rmsnorm", "fused");
+    float dummy = 0;
+    BufferRef x{&dummy, DType::Float32, {1, int64_t(1) << 32}}, w{&dummy, DType::Float32, {int64_t(1) << 32}};
+    BufferRef out{&dummy, DType::Float32, {1, int64_t(1) << 32}};
+    expect_error<BufferError>([&] { k.run({{"x", x}, {"weight", w}}, out); }, {"exceeds Halide's 32-bit indexing"});
 }
 
 }  // namespace
