@@ -12,7 +12,11 @@
 namespace halogen {
 
 Program::Program(const Graph &g, const std::string &schedule, const Halide::Target &target)
-    : graph_(g), groups_(group_graph(g)) {
+    : Program(g, schedule, GroupingOptions{}, target) {}
+
+Program::Program(const Graph &g, const std::string &schedule, const GroupingOptions &grouping,
+                 const Halide::Target &target)
+    : graph_(g), groups_(group_graph(g, grouping)) {
     for (const Group &grp : groups_) {
         LoweredGraph lg = lower(graph_, grp);
         apply_schedule(lg, schedule, target);

@@ -18,6 +18,9 @@ public:
     // Groups `g`, lowers each group, applies `schedule` (schedules/schedule.h) and JIT-compiles it.
     Program(const Graph &g, const std::string &schedule,
             const Halide::Target &target = Halide::get_jit_target_from_environment());
+    // The same with explicit grouping options (e.g. every reduction its own kernel).
+    Program(const Graph &g, const std::string &schedule, const GroupingOptions &grouping,
+            const Halide::Target &target = Halide::get_jit_target_from_environment());
     ~Program();
 
     const Graph &graph() const { return graph_; }
