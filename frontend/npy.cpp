@@ -14,6 +14,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <string_view>
@@ -304,14 +305,17 @@ std::string shape_repr(const std::vector<int64_t> &shape) {
     return fmt::format("({})", fmt::join(shape, ", "));
 }
 
-}  // namespace
+// The preamble: where the header starts and how long it says it is. Needs at most 12 bytes.
+struct Preamble {
+    size_t header_start;
+    uint64_t header_len;
+};
 
-Array parse_npy(const std::string &bytes, const std::string &name) {
-    // Preamble: magic, version, header length.
+Preamble parse_preamble(std::string_view bytes, const std::string &name) {
     size_t magic_present = std::min(bytes.size(), kMagic.size());
-    if (std::string_view(bytes).substr(0, magic_present) != kMagic.substr(0, magic_present))
+    if (bytes.substr(0, magic_present) != kMagic.substr(0, magic_present))
         fail(name, fmt::format("not a .npy file (bad magic: expected \\x93NUMPY, found '{}')",
-                               printable(std::string_view(bytes).substr(0, kMagic.size()))));
+                               printable(bytes.substr(0, kMagic.size()))));
     if (bytes.size() < kMagic.size())
         fail(name, fmt::format("truncated magic: the file is only {} bytes", bytes.size()));
     if (bytes.size() < kMagic.size() + 2)
@@ -324,39 +328,97 @@ Array parse_npy(const std::string &bytes, const std::string &name) {
     size_t header_start = 8 + len_width;
     if (bytes.size() < header_start)
         fail(name, "truncated preamble: the file ends inside the header length");
-    uint64_t header_len = read_le(bytes.data() + 8, len_width);
-    if (header_len > bytes.size() - header_start)
+    return {header_start, read_le(bytes.data() + 8, len_width)};
+}
+constexpr size_t kMaxPreamble = 12;
+
+// Everything before the data, checked: the header parsed, and what it promises.
+struct Layout {
+    Header header;
+    FileType type;
+    int64_t count;          // elements
+    size_t data_start;      // offset of the first data byte
+    uint64_t data_bytes;    // count * itemsize: at most 2^43, no overflow
+};
+
+// `bytes` holds at least the whole header (or the whole file, if that is shorter).
+Layout parse_layout(std::string_view bytes, const std::string &name) {
+    Preamble p = parse_preamble(bytes, name);
+    if (p.header_len > bytes.size() - p.header_start)
         fail(name, fmt::format("truncated header: header length {} runs past the end of the file "
                                "({} bytes after the {}-byte preamble)",
-                               header_len, bytes.size() - header_start, header_start));
-
-    // The header, and what it promises.
-    std::string_view header_text = std::string_view(bytes).substr(header_start, header_len);
-    Header h = HeaderParser(header_text, name).parse();
+                               p.header_len, bytes.size() - p.header_start, p.header_start));
+    Header h = HeaderParser(bytes.substr(p.header_start, p.header_len), name).parse();
     FileType t = file_type(h.descr, name);
     if (h.fortran_order) fail(name, "fortran_order True (column-major data) is not supported");
     int64_t n = checked_count(h.shape, name);
+    return {std::move(h), t, n, p.header_start + static_cast<size_t>(p.header_len),
+            static_cast<uint64_t>(n) * t.itemsize};
+}
 
-    // Compare with what is present before allocating anything. n * itemsize <= 2^43: no overflow.
-    uint64_t promised = static_cast<uint64_t>(n) * t.itemsize;
-    uint64_t present = bytes.size() - header_start - header_len;
-    if (present != promised)
-        fail(name, fmt::format("data is {} bytes, header promises {} (shape {}, {}){}", present, promised,
-                               dims_str(h.shape), t.name, present > promised ? ": trailing data" : ""));
+// Compares the data present with the promise, before anything is allocated.
+void check_data_size(uint64_t present, const Layout &l, const std::string &name) {
+    if (present != l.data_bytes)
+        fail(name, fmt::format("data is {} bytes, header promises {} (shape {}, {}){}", present, l.data_bytes,
+                               dims_str(l.header.shape), l.type.name,
+                               present > l.data_bytes ? ": trailing data" : ""));
+}
 
-    Array a(t.dtype, h.shape);
-    convert(bytes.data() + header_start + header_len, n, t, a, name);
+Array parse_with_layout(std::string_view bytes, const Layout &l, const std::string &name) {
+    check_data_size(bytes.size() - l.data_start, l, name);
+    Array a(l.type.dtype, l.header.shape);
+    convert(bytes.data() + l.data_start, l.count, l.type, a, name);
     return a;
 }
 
+// Appends up to `want` more bytes of `in` to `bytes`, 64 KiB at a time, so that memory grows only
+// with what the file really holds. Returns how many were appended (fewer at the end of the file).
+uint64_t read_more(std::istream &in, std::string &bytes, uint64_t want, const std::string &path) {
+    char chunk[1 << 16];
+    uint64_t got = 0;
+    while (got < want) {
+        in.read(chunk, static_cast<std::streamsize>(std::min<uint64_t>(sizeof chunk, want - got)));
+        bytes.append(chunk, static_cast<size_t>(in.gcount()));
+        got += static_cast<uint64_t>(in.gcount());
+        if (in.bad()) fail(path, fmt::format("cannot read: {}", std::strerror(errno)));
+        if (!in) break;
+    }
+    return got;
+}
+
+}  // namespace
+
+Array parse_npy(const std::string &bytes, const std::string &name) {
+    Layout l = parse_layout(bytes, name);
+    return parse_with_layout(bytes, l, name);
+}
+
+// The file is read in stages, each checked before the next is read: the preamble, then the header
+// it announces, then exactly the data the header promises. A file that is not .npy (or /dev/zero)
+// fails after 12 bytes; a lying header never makes it read or allocate more than the file holds.
 Array read_npy(const std::string &path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) fail(path, "cannot open: it is a directory");
     std::ifstream in(path, std::ios::binary);
     if (!in) fail(path, fmt::format("cannot open: {}", std::strerror(errno)));
     std::string bytes;
-    char chunk[1 << 16];
-    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) bytes.append(chunk, in.gcount());
-    if (in.bad()) fail(path, fmt::format("cannot read: {}", std::strerror(errno)));
-    return parse_npy(bytes, path);
+    read_more(in, bytes, kMaxPreamble, path);
+    Preamble p = parse_preamble(bytes, path);
+    uint64_t header_end = p.header_start + p.header_len;
+    if (header_end > bytes.size()) read_more(in, bytes, header_end - bytes.size(), path);
+    Layout l = parse_layout(bytes, path);
+    uint64_t file_end = l.data_start + l.data_bytes;
+    if (file_end > bytes.size()) read_more(in, bytes, file_end - bytes.size(), path);
+    if (bytes.size() == file_end) {
+        // Anything after the promised data? Its size comes from the file system (a pipe that has
+        // more is reported as one byte more), so that trailing gigabytes are never read.
+        std::string one;
+        if (read_more(in, one, 1, path) > 0) {
+            uintmax_t size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
+            check_data_size(!ec && size > file_end ? size - l.data_start : l.data_bytes + 1, l, path);
+        }
+    }
+    return parse_with_layout(bytes, l, path);   // short data, or trailing data within the first 12 bytes, fail here
 }
 
 std::string format_npy(const Array &a) {

@@ -18,7 +18,8 @@ namespace halogen {
 // or "<memory>") and the problem, e.g. "ids.npy: data is 12 bytes, header promises 40 (shape [10], int32)".
 struct NpyError : Error { using Error::Error; };
 
-// Reads a .npy file (format versions 1.0, 2.0 and 3.0).
+// Reads a .npy file (format versions 1.0, 2.0 and 3.0), in stages checked one by one: the preamble,
+// the header, then exactly the data the header promises; it never reads or allocates more.
 Array read_npy(const std::string &path);
 // The same, for the file's contents already in memory; `name` labels error messages.
 Array parse_npy(const std::string &bytes, const std::string &name = "<memory>");

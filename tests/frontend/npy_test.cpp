@@ -10,8 +10,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <limits>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
@@ -19,24 +21,43 @@
 #include "frontend/npy.h"
 
 // The largest single allocation made while `g_tracking` is set: lets a test prove that a lying
-// header is rejected before the reader allocates what it promises. A plain malloc-backed
-// replacement of the global operator new, for the whole test binary.
+// header is rejected before the reader allocates what it promises. In a normal build, a plain
+// malloc-backed replacement of the global operator new for the whole test binary; under
+// AddressSanitizer (whose allocator must own operator new), the allocator's own malloc hook,
+// which sees every malloc and new alike.
 static std::atomic<bool> g_tracking{false};
 static std::atomic<std::size_t> g_largest{0};
 
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"   // GCC misreads malloc/free pairs here
-#endif
-void *operator new(std::size_t n) {
+static void note_allocation(std::size_t n) {
     if (g_tracking.load(std::memory_order_relaxed)) {
         std::size_t seen = g_largest.load(std::memory_order_relaxed);
         while (n > seen && !g_largest.compare_exchange_weak(seen, n)) {}
     }
+}
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HALOGEN_NPY_TEST_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(HALOGEN_NPY_TEST_ASAN)
+extern "C" int __sanitizer_install_malloc_and_free_hooks(void (*)(const volatile void *, std::size_t),
+                                                          void (*)(const volatile void *));
+static const int g_hooks_installed = __sanitizer_install_malloc_and_free_hooks(
+    [](const volatile void *, std::size_t n) { note_allocation(n); }, [](const volatile void *) {});
+#else
+static const int g_hooks_installed = 1;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"   // GCC misreads malloc/free pairs here
+#endif
+void *operator new(std::size_t n) {
+    note_allocation(n);
     if (void *p = std::malloc(n ? n : 1)) return p;
     throw std::bad_alloc();
 }
 void operator delete(void *p) noexcept { std::free(p); }
 void operator delete(void *p, std::size_t) noexcept { std::free(p); }
+#endif
 
 namespace halogen {
 namespace {
@@ -286,6 +307,63 @@ TEST(NpyFixtures, MissingFileNamesThePath) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// read_npy reads in checked stages (preamble, header, promised data): it must say exactly what
+// parse_npy says of the same bytes, and never read what it does not need.
+
+std::string write_temp(const std::string &name, const std::string &bytes) {
+    std::string path = testing::TempDir() + name;
+    std::ofstream(path, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    return path;
+}
+
+std::string error_of(const std::function<void()> &read) {
+    try {
+        read();
+    } catch (const NpyError &e) {
+        return e.what();
+    }
+    return "(no NpyError)";
+}
+
+TEST(NpyReadFile, EveryTruncationAndEditSaysWhatParseSays) {
+    std::string good = npy_file(header_for("<i4", "(2, 3)"), raw<int32_t>({1, 2, 3, 4, 5, 6}), 2);
+    std::vector<std::string> cases;
+    for (size_t n = 0; n < good.size(); ++n) cases.push_back(good.substr(0, n));
+    cases.push_back(good + "x");                                     // trailing data: one byte
+    cases.push_back(good + std::string(100000, '\0'));              // more than one read chunk
+    cases.push_back(npy_file(header_for("<i4", "(1000000, 1000)"), raw<int32_t>({1})));   // short data
+    for (const std::string &bytes : cases) {
+        SCOPED_TRACE(bytes.size());
+        std::string path = write_temp("npy_stages.npy", bytes);
+        EXPECT_EQ(error_of([&] { read_npy(path); }), error_of([&] { parse_npy(bytes, path); }));
+    }
+    std::remove((testing::TempDir() + "npy_stages.npy").c_str());
+}
+
+TEST(NpyReadFile, ADirectoryIsAnError) {
+    std::string dir = testing::TempDir();
+    EXPECT_EQ(error_of([&] { read_npy(dir); }), dir + ": cannot open: it is a directory");
+}
+
+TEST(NpyReadFile, AnEndlessNonNpyFileFailsAtTheMagic) {
+    // Reading the whole of /dev/zero before checking would never end.
+    EXPECT_NE(error_of([] { read_npy("/dev/zero"); }).find("/dev/zero: not a .npy file (bad magic"), std::string::npos);
+}
+
+TEST(NpyReadFile, LyingHeaderAllocatesOnlyWhatTheFileHolds) {
+    std::string bytes = npy_file(header_for("<f4", "(1000000, 1000)"), "");
+    bytes.resize(128, '\0');
+    std::string path = write_temp("npy_lying.npy", bytes);
+    g_largest = 0;
+    g_tracking = true;
+    std::string msg = error_of([&] { read_npy(path); });
+    g_tracking = false;
+    EXPECT_NE(msg.find("header promises 4000000000"), std::string::npos) << msg;
+    EXPECT_LT(g_largest.load(), 64u * 1024) << "largest allocation while reading";
+    std::remove(path.c_str());
+}
+
+// ---------------------------------------------------------------------------------------------
 // Accepted variations of the header
 
 TEST(NpyHeader, AcceptsHandWrittenVariations) {
@@ -445,6 +523,7 @@ TEST(NpyHostile, LyingHeaderIsRejectedBeforeAllocating) {
                                    std::pair{"(1000000, 1000)", "header promises 4000000000 (shape [1000000, 1000], float32)"},
                                    std::pair{"(1099511627776,)", "header promises 4398046511104"}}) {
         SCOPED_TRACE(shape);
+        ASSERT_NE(g_hooks_installed, 0) << "the allocation hook is not installed";
         std::string bytes = npy_file(header_for("<f4", shape), "");
         bytes.resize(128, '\0');                    // a 128-byte file: far short of the promise
         auto start = std::chrono::steady_clock::now();
@@ -456,6 +535,17 @@ TEST(NpyHostile, LyingHeaderIsRejectedBeforeAllocating) {
         EXPECT_LT(g_largest.load(), 64u * 1024) << "largest allocation while parsing";
         EXPECT_LT(elapsed, std::chrono::milliseconds(500));
     }
+}
+
+// The control for the test above: the tracker does see a large allocation (operator new in the
+// normal build, ASan's malloc hook in the sanitizer build).
+TEST(NpyHostile, AllocationTrackerSeesLargeAllocations) {
+    g_largest = 0;
+    g_tracking = true;
+    auto big = std::make_unique<std::vector<char>>(size_t(1) << 20);
+    g_tracking = false;
+    EXPECT_EQ(big->size(), size_t(1) << 20);
+    EXPECT_GE(g_largest.load(), size_t(1) << 20);
 }
 
 // A small deterministic stand-in for fuzzing: every truncation and many single-byte edits of real
