@@ -61,7 +61,8 @@ void run_aot(const AotKernel &k, const std::map<std::string, BufferRef> &inputs,
             throw BufferError(fmt::format("{} {}: {} is {} of rank {}, the kernel takes rank {}", k.family, k.variant, role,
                                           dtype_name(ref->dtype), ref->shape.size(), arg.dimensions));
         }
-        buffers.emplace_back(arg.type, ref->data, halide_extents(*ref, role));
+        check_host(*ref, role);
+        buffers.emplace_back(arg.type, halide_host(*ref), halide_extents(*ref, role));
         args.push_back(buffers.back().raw_buffer());
     }
     const int rc = k.argv(args.data());

@@ -81,13 +81,13 @@ void FamilyKernel::run(const BufferRefs &inputs, const BufferRef &output) {
         const std::string role = fmt::format("{} input '{}'", family_.name, n->name);
         if (it == inputs.end()) throw BufferError(fmt::format("{}: no buffer given ({})", role, family_.contract));
         check_buffer(*n, role, it->second.dtype, it->second.shape, b);
-        held.emplace_back(halide_type(n->dtype), it->second.data, halide_extents(it->second, role));
+        check_host(it->second, role);
+        held.emplace_back(halide_type(n->dtype), halide_host(it->second), halide_extents(it->second, role));
         pm.set(params_.at(n->name), held.back());
     }
     check_buffer(family_.graph.outputs()[0].node(), family_.name + " output", output.dtype, output.shape, b);
-    for (int64_t d : output.shape) {
-        if (d == 0) return;   // nothing to compute
-    }
+    if (is_empty(output)) return;   // nothing to compute
+    check_host(output, family_.name + " output");
     Halide::Buffer<> out(halide_type(output.dtype), output.data, halide_extents(output, family_.name + " output"));
     halide_.realize(out, target_, pm);
 }

@@ -15,7 +15,7 @@ namespace {
 
 // A Halide view of caller memory: Halide dimension 0 is the last (contiguous) halogen axis.
 Halide::Buffer<> wrap(const BufferRef &b, const std::string &role) {
-    return Halide::Buffer<>(halide_type(b.dtype), b.data, halide_extents(b, role));
+    return Halide::Buffer<>(halide_type(b.dtype), halide_host(b), halide_extents(b, role));
 }
 
 }  // namespace
@@ -38,7 +38,7 @@ void JitKernel::run(const BufferRefs &inputs, const BufferRef &output, const Bin
                                           dtype_name(n->dtype), shape_str(n->shape)));
         }
         check_buffer(*n, role, it->second.dtype, it->second.shape, bindings);
-        if (it->second.data == nullptr) throw BufferError(role + ": null data pointer");
+        check_host(it->second, role);
         params.set(lowered_.inputs.at(name), wrap(it->second, role));
     }
     for (auto &[name, p] : lowered_.dims) {
@@ -51,10 +51,8 @@ void JitKernel::run(const BufferRefs &inputs, const BufferRef &output, const Bin
     check_buffer(*lowered_.output, "output", output.dtype, output.shape, bindings);
     // An empty output has nothing to compute (and Halide's bounds checks reject the empty
     // inputs such a call may pass, e.g. zero tokens).
-    for (int64_t d : output.shape) {
-        if (d == 0) return;
-    }
-    if (output.data == nullptr) throw BufferError("output: null data pointer");
+    if (is_empty(output)) return;
+    check_host(output, "output");
     Halide::Buffer<> out = wrap(output, "output");
     pipeline_.realize(out, target_, params);
 }
