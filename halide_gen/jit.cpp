@@ -54,7 +54,15 @@ void JitKernel::run(const BufferRefs &inputs, const BufferRef &output, const Bin
     if (is_empty(output)) return;
     check_host(output, "output");
     Halide::Buffer<> out = wrap(output, "output");
-    pipeline_.realize(out, target_, params);
+    try {
+        pipeline_.realize(out, target_, params);
+    } catch (const Halide::Error &e) {
+        // Halide's run-time checks throw its own type; callers catch halogen's.
+        std::string msg = e.what();
+        while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
+        if (msg.rfind("Error: ", 0) == 0) msg.erase(0, 7);
+        throw Error("kernel failed: " + msg);
+    }
 }
 
 }  // namespace halogen
