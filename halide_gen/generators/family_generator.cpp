@@ -25,19 +25,9 @@ const std::map<std::string, int> &typical_extents(const std::string &family) {
 
 Halide::Func build_for_generator(const std::string &family, const std::string &variant,
                                  const std::map<std::string, std::pair<Halide::Func, std::vector<Halide::Expr>>> &inputs,
-                                 const Halide::Target &target, bool auto_schedule) {
+                                 const Halide::Target &target) {
     Family f = make_family(family);
     const Variant &v = find_variant(family, variant);
-    if (auto_schedule != !v.autoscheduler.empty()) {
-        throw Error(fmt::format("{}: variant '{}' {} an autoscheduler, but auto_schedule is {}", family, variant,
-                                v.autoscheduler.empty() ? "is not" : "is", auto_schedule));
-    }
-    if (auto_schedule) {
-        // Adams2019 searches with a beam of 32 by default: minutes per kernel on 2 cores (over 10 for
-        // GroupNorm). A greedy search (beam 1) keeps a clean build of every kernel short; a value
-        // the user exported still wins.
-        setenv("HL_BEAM_SIZE", "1", /*overwrite=*/0);
-    }
     ExternalInputs ext;
     for (const auto &[name, in] : inputs) ext.buffers[name] = in.first;
     for (const auto &[sym, src] : f.dims) {
@@ -45,7 +35,39 @@ Halide::Func build_for_generator(const std::string &family, const std::string &v
         Halide::Expr extent = inputs.at(src.input).second.at(src.axis);
         ext.dims[sym] = src.divisor == 1 ? extent : extent / int32_t(src.divisor);
     }
-    return build_family_pipeline(f, v, ext, target, !auto_schedule).output;
+    return build_family_pipeline(f, v, ext, target, /*hand_schedule=*/v.autoscheduler.empty()).output;
+}
+
+void autoschedule(Halide::Func output, const std::string &autoscheduler, const Halide::Target &target,
+                  const Halide::MachineParams &machine) {
+    // Adams2019 searches with a beam of 32 by default: minutes per kernel on 2 cores (over 10 for
+    // GroupNorm). A greedy search (beam 1) keeps a clean build of every kernel short; a value the
+    // user exported still wins.
+    setenv("HL_BEAM_SIZE", "1", /*overwrite=*/0);
+    Halide::Pipeline(output).auto_schedule(autoscheduler, target, machine);
+    // The autoschedulers split the output's loops by factors chosen for the estimates, with
+    // ShiftInwards tails: an output smaller than a factor would be written out of bounds, which
+    // Halide's bounds check rejects. GuardWithIf runs the last tile partially instead.
+    bool guarded = false;
+    for (Halide::Internal::Split &s : output.function().definition().schedule().splits()) {
+        if (s.is_split() && (s.tail == Halide::TailStrategy::Auto || s.tail == Halide::TailStrategy::ShiftInwards)) {
+            s.tail = Halide::TailStrategy::GuardWithIf;
+            guarded = true;
+        }
+    }
+    // A guarded tile no longer has a constant extent, nor do the loops of the Funcs computed
+    // inside it, so Halide cannot unroll them: every unrolled loop runs serially instead
+    // (vectorized loops stay vectorized).
+    if (!guarded) return;
+    for (auto &[name, function] : Halide::Internal::find_transitive_calls(output.function())) {
+        std::vector<Halide::Internal::Definition *> stages = {&function.definition()};
+        for (size_t k = 0; k < function.updates().size(); ++k) stages.push_back(&function.update(int(k)));
+        for (Halide::Internal::Definition *stage : stages) {
+            for (Halide::Internal::Dim &d : stage->schedule().dims()) {
+                if (d.for_type == Halide::Internal::ForType::Unrolled) d.for_type = Halide::Internal::ForType::Serial;
+            }
+        }
+    }
 }
 
 }  // namespace halogen

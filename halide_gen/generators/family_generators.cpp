@@ -3,6 +3,8 @@
 // with their rank; every extent is read from the buffers at run time.
 #include "halide_gen/generators/family_generator.h"
 
+#include "frontend/errors.h"
+
 namespace halogen {
 namespace {
 
@@ -24,16 +26,21 @@ template <typename Buf> void estimate(Buf &b, const std::vector<int> &extents_in
     b.set_estimates(r);
 }
 
-// The generator's inputs by name, with their extents.
-template <typename... In> std::map<std::string, std::pair<Func, std::vector<Expr>>> collect(In &...in) {
+// The generator's inputs by name, with their extents. With `clamped`, each input is read through
+// repeat_edge: the autoschedulers tile intermediate Funcs with ShiftInwards, and below a tile's
+// size that asks for input points outside the buffer (Halide's bounds check then rejects the
+// call, e.g. `ids` at -7 for T = 1). Those points never reach an output point, so clamping them
+// changes no result and lets an autoscheduled kernel take every extent the hand variants take.
+template <typename... In>
+std::map<std::string, std::pair<Func, std::vector<Expr>>> collect(bool clamped, In &...in) {
     std::map<std::string, std::pair<Func, std::vector<Expr>>> out;
-    ((out[in.name()] = {Func(in), extents(in)}), ...);
+    ((out[in.name()] = {clamped ? Halide::BoundaryConditions::repeat_edge(in) : Func(in), extents(in)}), ...);
     return out;
 }
 
 // Every input's and the output's estimates: each axis gets the typical extent of the dim the
 // family's graph gives it (the autoschedulers need them all).
-template <typename Out, typename... In> void estimate_all(const std::string &family, Out &out, In &...in) {
+template <typename... In> void estimate_all(const std::string &family, Func &out, In &...in) {
     Family f = make_family(family);
     Bindings typical;
     for (const auto &[sym, e] : typical_extents(family)) typical[sym] = e;
@@ -48,13 +55,29 @@ template <typename Out, typename... In> void estimate_all(const std::string &fam
     estimate(out, extents_of(f.graph.outputs()[0].shape()));
 }
 
-// One generator per family: declare the inputs, then build the chosen variant.
+// One generator per family: declare the inputs, then build the chosen variant. A hand variant
+// carries its schedule; an autoscheduled one gets its estimates, then its autoscheduler.
 template <typename Out, typename... In>
-void generate_family(Out &out, const std::string &variant, const Halide::Target &target, bool auto_schedule,
-                     const std::string &family, In &...in) {
-    out = build_for_generator(family, variant, collect(in...), target, auto_schedule);
-    if (auto_schedule) estimate_all(family, out, in...);
+void generate_family(Out &out, const std::string &variant, const Halide::Target &target,
+                     const Halide::MachineParams &machine, const std::string &family, In &...in) {
+    const std::string &autoscheduler = find_variant(family, variant).autoscheduler;
+    Func f = build_for_generator(family, variant, collect(!autoscheduler.empty(), in...), target);
+    if (!autoscheduler.empty()) {
+        estimate_all(family, f, in...);
+        autoschedule(f, autoscheduler, target, machine);
+    }
+    out = f;
 }
+
+// The generator framework's own auto_schedule would run after generate(), too late to guard the
+// output's tails (family_generator.h), so the generators call the autoscheduler themselves.
+#define HALOGEN_GENERATE(family, ...)                                                                    \
+    void generate() {                                                                                  \
+        if (this->auto_schedule) {                                                                     \
+            throw halogen::Error(std::string(family) + ": leave auto_schedule false; the variant names the autoscheduler"); \
+        }                                                                                              \
+        generate_family(out, variant, this->get_target(), this->get_machine_params(), family, __VA_ARGS__); \
+    }
 
 class EmbeddingGenerator : public Halide::Generator<EmbeddingGenerator> {
 public:
@@ -62,7 +85,7 @@ public:
     Input<Buffer<int32_t>> ids{"ids", 1};
     Input<Buffer<float>> weight{"weight", 2};
     Output<Buffer<float>> out{"out", 2};
-    void generate() { generate_family(out, variant, get_target(), auto_schedule, "embedding", ids, weight); }
+    HALOGEN_GENERATE("embedding", ids, weight)
 };
 
 class LayerNormGenerator : public Halide::Generator<LayerNormGenerator> {
@@ -70,7 +93,7 @@ public:
     GeneratorParam<std::string> variant{"variant", "fused"};
     Input<Buffer<float>> x{"x", 2}, weight{"weight", 1}, bias{"bias", 1};
     Output<Buffer<float>> out{"out", 2};
-    void generate() { generate_family(out, variant, get_target(), auto_schedule, "layernorm", x, weight, bias); }
+    HALOGEN_GENERATE("layernorm", x, weight, bias)
 };
 
 class RmsNormGenerator : public Halide::Generator<RmsNormGenerator> {
@@ -78,7 +101,7 @@ public:
     GeneratorParam<std::string> variant{"variant", "fused"};
     Input<Buffer<float>> x{"x", 2}, weight{"weight", 1};
     Output<Buffer<float>> out{"out", 2};
-    void generate() { generate_family(out, variant, get_target(), auto_schedule, "rmsnorm", x, weight); }
+    HALOGEN_GENERATE("rmsnorm", x, weight)
 };
 
 class BatchNormGenerator : public Halide::Generator<BatchNormGenerator> {
@@ -86,7 +109,7 @@ public:
     GeneratorParam<std::string> variant{"variant", "fused"};
     Input<Buffer<float>> x{"x", 3}, mean{"mean", 1}, var{"var", 1}, weight{"weight", 1}, bias{"bias", 1};
     Output<Buffer<float>> out{"out", 3};
-    void generate() { generate_family(out, variant, get_target(), auto_schedule, "batchnorm", x, mean, var, weight, bias); }
+    HALOGEN_GENERATE("batchnorm", x, mean, var, weight, bias)
 };
 
 class GroupNormGenerator : public Halide::Generator<GroupNormGenerator> {
@@ -94,7 +117,7 @@ public:
     GeneratorParam<std::string> variant{"variant", "fused"};
     Input<Buffer<float>> x{"x", 3}, weight{"weight", 1}, bias{"bias", 1};
     Output<Buffer<float>> out{"out", 3};
-    void generate() { generate_family(out, variant, get_target(), auto_schedule, "groupnorm", x, weight, bias); }
+    HALOGEN_GENERATE("groupnorm", x, weight, bias)
 };
 
 template <int Rank> class ConvGenerator : public Halide::Generator<ConvGenerator<Rank>> {
@@ -104,10 +127,7 @@ public:
     Halide::GeneratorParam<std::string> variant{"variant", "tiled"};
     Input<Buffer<float>> x{"x", Rank + 2}, weight{"weight", Rank + 2}, bias{"bias", 1};
     Output<Buffer<float>> out{"out", Rank + 2};
-    void generate() {
-        generate_family(out, variant, this->get_target(), this->auto_schedule, "conv" + std::to_string(Rank) + "d", x,
-                        weight, bias);
-    }
+    HALOGEN_GENERATE("conv" + std::to_string(Rank) + "d", x, weight, bias)
 };
 
 }  // namespace
