@@ -40,6 +40,14 @@ std::vector<Var> args_of(const std::vector<Var> &v, std::size_t rank) {
     return std::vector<Var>(v.rbegin() + (v.size() - rank), v.rend());
 }
 
+// An index into an axis of `extent` for a read that a select masks when the index is outside:
+// clamped so the (eagerly evaluated) read stays finite, and promised to lie in [0, extent - 1] so
+// that bounds inference asks for no element of an empty axis (a plain clamp to
+// [0, max(extent - 1, 0)] asks for element 0, which an empty input does not have).
+Expr index_within(const Expr &i, const Expr &extent) {
+    return Halide::unsafe_promise_clamped(Halide::clamp(i, 0, Halide::max(extent - 1, 0)), 0, extent - 1);
+}
+
 class Lowerer {
 public:
     Lowerer(LoweredGraph &lg, const ExternalInputs *ext) : lg_(lg), ext_(ext) {}
@@ -196,8 +204,7 @@ Expr Lowerer::view(const Node &n, const std::vector<Expr> &o) {
             }
             Expr lo = int32_t(n.pad_lo[k]), extent = dim(in[k]);
             inside = inside && o[k] >= lo && o[k] < lo + extent;
-            // Clamped so that bounds inference sees a finite read of the input.
-            j[k] = Halide::clamp(o[k] - lo, 0, Halide::max(extent - 1, 0));
+            j[k] = index_within(o[k] - lo, extent);
         }
         return Halide::select(inside, call(n.inputs[0], j), constant(n.dtype, n.value));
     }
@@ -271,7 +278,7 @@ void Lowerer::define(const Node &n, bool read_from_buffer) {
         const std::size_t ax = n.axes[0];
         Expr at = call(n.inputs[1], o), extent = dim(n.inputs[0].shape()[ax]);
         std::vector<Expr> j = o;
-        j[ax] = Halide::clamp(at, 0, Halide::max(extent - 1, 0));   // bounded for Halide; masked below
+        j[ax] = index_within(at, extent);   // masked below
         f(args) = Halide::select(at >= 0 && at < extent, call(n.inputs[0], j), constant(n.dtype, 0));
     } else if (is_view(n.op)) {
         f(args) = view(n, o);

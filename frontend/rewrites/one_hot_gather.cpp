@@ -125,6 +125,15 @@ Tensor as_gather(const Node &r) {
             copy.dtype = idx.dtype();
             idx = make_node(copy);
         }
+        // When the extent V along v may be 0 (a symbolic dim), row 0 may not exist: pad one
+        // row first so the slice is valid for every binding. Its value is never used then, as
+        // a gather over an empty axis selects nothing, like the empty sum it replaces.
+        const auto extent = idx.shape()[v].constant();
+        if (!extent || *extent < 1) {
+            std::vector<int64_t> lo(idx.shape().size(), 0), hi(idx.shape().size(), 0);
+            hi[v] = 1;
+            idx = pad(idx, lo, hi);
+        }
         return gather(w.inputs[1], v, slice(idx, v, 0, 1));
     }
     return Tensor();
