@@ -143,14 +143,22 @@ Case norm_case(const std::string &op, const std::vector<int64_t> &shape) {
     } else {
         if (shape.size() < 2) throw Error(fmt::format("compare {}: --shape needs N x C x spatial..., got {}", op, c.shape));
         const int64_t N = shape[0], C = shape[1], S = total / (N * C);   // spatial axes collapsed
-        c.inputs.emplace("x", shared_floats({N, C, S}, 1));
-        c.inputs.emplace("weight", shared_floats({C}, 2));
-        c.inputs.emplace("bias", shared_floats({C}, 3));
-        if (op == "batchnorm") {
-            c.inputs.emplace("mean", shared_floats({C}, 4));
-            c.inputs.emplace("var", shared_floats({C}, 5, 0.5f, 2.0f));
+        std::vector<int64_t> channels = {C};
+        if (op == "groupnorm") {   // the family's layout: channels split into 32 groups
+            if (C % 32 != 0) throw Error(fmt::format("compare groupnorm: C = {} is not a multiple of 32 groups", C));
+            channels = {32, C / 32};
         }
-        c.out_shape = {N, C, S};
+        std::vector<int64_t> xs = {N};
+        xs.insert(xs.end(), channels.begin(), channels.end());
+        xs.push_back(S);
+        c.inputs.emplace("x", shared_floats(xs, 1));
+        c.inputs.emplace("weight", shared_floats(channels, 2));
+        c.inputs.emplace("bias", shared_floats(channels, 3));
+        if (op == "batchnorm") {
+            c.inputs.emplace("mean", shared_floats(channels, 4));
+            c.inputs.emplace("var", shared_floats(channels, 5, 0.5f, 2.0f));
+        }
+        c.out_shape = xs;
     }
     return c;
 }

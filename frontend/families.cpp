@@ -46,11 +46,15 @@ Family channel_norm(const std::string &name) {
                 {{"N", {"x", 0}}, {"C", {"x", 1}}, {"S", {"x", 2}}},
                 "x [N, C, S] (spatial axes collapsed), mean, var, weight, bias [C] -> out [N, C, S]"};
     }
-    const Dim C = Dim(kGroups) * Dim::sym("CG");
-    Tensor out = nn::group_norm(input("x", F, {N, C, S}), kGroups, input("weight", F, {C}), input("bias", F, {C}));
+    // The caller splits C into [32, C/32] as it collapses the spatial axes (a free view of a dense
+    // buffer): in that layout the statistics fuse into the normalization's kernel (nn/group_norm.h).
+    const Dim G = Dim(kGroups), CG = Dim::sym("CG");
+    Tensor out = nn::group_norm_grouped(input("x", F, {N, G, CG, S}), input("weight", F, {G, CG}),
+                                        input("bias", F, {G, CG}));
     return {name, Graph({out}), {"x", "weight", "bias"},
-            {{"N", {"x", 0}}, {"CG", {"x", 1, kGroups}}, {"S", {"x", 2}}},
-            "x [N, C, S] (spatial axes collapsed, C a multiple of 32), weight, bias [C] -> out [N, C, S]; 32 groups"};
+            {{"N", {"x", 0}}, {"CG", {"x", 2}}, {"S", {"x", 3}}},
+            "x [N, 32, C/32, S] (channels split into 32 groups, spatial axes collapsed), weight, bias [32, C/32] "
+            "-> out [N, 32, C/32, S]"};
 }
 
 Family conv(int rank) {

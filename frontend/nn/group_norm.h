@@ -9,8 +9,15 @@
 
 namespace halogen::nn {
 
-// C must be a constant divisible by groups (ShapeError otherwise). weight, bias: [C] or Tensor().
+// C must be divisible by groups: a constant, or a multiple such as 32*CG (ShapeError otherwise).
+// weight, bias: [C] or Tensor().
 Tensor group_norm(const Tensor &x, int64_t groups, const Tensor &weight = Tensor(), const Tensor &bias = Tensor(),
                   double eps = 1e-5);
+
+// The same on channels already split into groups: xg [N, G, C/G, ...], weight, bias [G, C/G] or
+// Tensor(); returns [N, G, C/G, ...]. Every index is affine in the grouped layout, so the grouping
+// pass fuses it into one kernel even when C/G is symbolic (docs/grouping.md).
+Tensor group_norm_grouped(const Tensor &xg, const Tensor &weight = Tensor(), const Tensor &bias = Tensor(),
+                          double eps = 1e-5);
 
 }  // namespace halogen::nn

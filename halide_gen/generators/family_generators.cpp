@@ -115,8 +115,8 @@ public:
 class GroupNormGenerator : public Halide::Generator<GroupNormGenerator> {
 public:
     GeneratorParam<std::string> variant{"variant", "fused"};
-    Input<Buffer<float>> x{"x", 3}, weight{"weight", 1}, bias{"bias", 1};
-    Output<Buffer<float>> out{"out", 3};
+    Input<Buffer<float>> x{"x", 4}, weight{"weight", 2}, bias{"bias", 2};
+    Output<Buffer<float>> out{"out", 4};
     HALOGEN_GENERATE("groupnorm", x, weight, bias)
 };
 
