@@ -1,13 +1,9 @@
 // halogen run / show.
 #include "cli/run_kernel.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -15,7 +11,6 @@
 #include "frontend/families.h"
 #include "frontend/npy.h"
 #include "halide_gen/aot_runner.h"
-#include "halide_gen/family_pipeline.h"
 #include "schedules/variants.h"
 
 namespace halogen {
@@ -67,20 +62,10 @@ int run_kernel(const std::string &family, const std::string &variant, const std:
 
 int show_kernel(const std::string &family, const std::string &variant, bool c_source) {
     const AotKernel &k = kernel_for(family, variant);
-    if (!c_source) {
-        std::ifstream f(k.stmt_path);
-        if (!f) throw Error(fmt::format("{} {}: the statement file {} is missing (rebuild)", family, variant, k.stmt_path));
-        std::cout << f.rdbuf();
-        return 0;
-    }
-    FamilyKernel jit(family, variant);
-    std::string path = fmt::format("/tmp/halogen_show_{}_{}_{}", family, variant, ::getpid());
-    std::vector<Halide::Argument> args;
-    for (const Halide::Argument &a : jit.halide_pipeline().infer_arguments()) args.push_back(a);
-    jit.halide_pipeline().compile_to_c(path + ".c", args, family + "_" + variant);
-    std::ifstream f(path + ".c");
+    const char *path = c_source ? k.c_source_path : k.stmt_path;
+    std::ifstream f(path);
+    if (!f) throw Error(fmt::format("{} {}: {} is missing (rebuild)", family, variant, path));
     std::cout << f.rdbuf();
-    std::remove((path + ".c").c_str());
     return 0;
 }
 

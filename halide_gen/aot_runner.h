@@ -17,7 +17,8 @@ struct AotKernel {
     const char *variant;
     int (*argv)(void **args);
     const halide_filter_metadata_t *(*metadata)();
-    const char *stmt_path;   // the lowered statement written beside the library at build time
+    const char *stmt_path;       // the lowered statement written beside the library at build time
+    const char *c_source_path;   // the same kernel as C source (Halide's C backend), also beside it
 };
 
 const std::vector<AotKernel> &aot_kernels();
