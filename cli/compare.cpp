@@ -1,4 +1,5 @@
-// halogen compare: cases (family + shape + inputs), each variant's AOT kernel timed on them.
+// halogen compare: cases (family + shape + inputs), each variant's kernel (AOT, or JIT for a conv
+// geometry the AOT kernels do not cover) timed on them.
 #include "cli/compare.h"
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include "frontend/families.h"
 #include "frontend/interpreter.h"
 #include "halide_gen/aot_runner.h"
+#include "halide_gen/family_pipeline.h"
 #include "schedules/variants.h"
 
 namespace halogen {
@@ -39,6 +41,13 @@ struct Case {
     double tolerance = 0;                     // max |error| accepted
     std::function<std::string(const std::string &variant)> work;   // algorithmic work per variant
     std::function<bool(const std::string &variant)> scales_with_vocab;   // embedding: probe first
+    std::optional<Family> jit_family;         // set: every variant JIT-compiled on this graph, no AOT
+};
+
+// One variant ready to run: an AOT kernel, or a JIT-compiled FamilyKernel.
+struct Runnable {
+    int kernels = 0;
+    std::function<void(const std::map<std::string, BufferRef> &, const BufferRef &)> run;
 };
 
 struct Result {
@@ -163,29 +172,34 @@ Case norm_case(const std::string &op, const std::vector<int64_t> &shape) {
     return c;
 }
 
-Case conv_case(const std::vector<int64_t> &x, const std::vector<int64_t> &kernel) {
+Case conv_case(const std::vector<int64_t> &x, const std::vector<int64_t> &kernel, int64_t stride, int64_t pad) {
     Case c;
     const int rank = int(x.size()) - 2;
     c.family = fmt::format("conv{}d", rank);
-    c.shape = fmt::format("x {} w {}", dims_x(x), dims_x(kernel));
-    const int64_t N = x[0], C = x[1], K = kernel[0];
+    const int64_t C = x[1], K = kernel[0];
+    // The AOT kernels cover 3-wide windows, stride 1 and pad 1; any other geometry is JIT-compiled
+    // for this exact shape, every variant (the autoschedulers too) from the same family graph.
+    Family f = make_conv_family(x, kernel, stride, pad);
+    bool shipped = stride == 1 && pad == 1;
+    for (std::size_t a = 1; a < kernel.size(); ++a) shipped = shipped && kernel[a] == 3;
+    c.shape = fmt::format("x {} w {}{}", dims_x(x), dims_x(kernel),
+                          shipped ? "" : fmt::format(" stride {} pad {} (JIT)", stride, pad));
     std::vector<int64_t> w = {K, C};
     w.insert(w.end(), kernel.begin() + 1, kernel.end());
     c.inputs.emplace("x", shared_floats(x, 1));
     c.inputs.emplace("weight", shared_floats(w, 2));
     c.inputs.emplace("bias", shared_floats({K}, 3));
-    c.out_shape = {N, K};
-    double points = double(N) * K, window = double(C);
-    for (int k = 0; k < rank; ++k) {
-        c.out_shape.push_back(x[2 + k]);
-        points *= double(x[2 + k]);
-        window *= double(kernel[1 + k]);
-    }
-    c.flops = 2 * points * window;
+    c.out_shape = eval_shape(f.graph.outputs()[0].shape(), {}, c.family + " output");
+    double points = 1, window = double(C);
+    for (int64_t e : c.out_shape) points *= double(e);
+    for (std::size_t a = 1; a < kernel.size(); ++a) window *= double(kernel[a]);
+    const double flops = 2 * points * window;
+    c.flops = flops;
     c.interpreter_work = 4 * points * window;   // windows and products are materialized
     c.reference = "naive";
     c.tolerance = 1e-3 * std::sqrt(window);
-    c.work = [=](const std::string &) { return engineering(c.flops) + " FLOP"; };
+    c.work = [flops](const std::string &) { return engineering(flops) + " FLOP"; };
+    if (!shipped) c.jit_family = std::move(f);
     return c;
 }
 
@@ -217,9 +231,8 @@ double memcpy_seconds(double bytes) {
 }
 
 // Times one variant on the case (probe, warm-up, repetitions) and checks its output.
-void time_variant(Case &c, const CompareOptions &o, const AotKernel &kernel, std::map<std::string, BufferRef> &in,
+void time_variant(Case &c, const CompareOptions &o, const Runnable &k, std::map<std::string, BufferRef> &in,
                   std::optional<Array> &want, bool interpretable, Result &r, int &failures) {
-    const AotKernel *k = &kernel;
     Array out(DType::Float32, c.out_shape);
         // Variants whose cost grows with the vocabulary are first timed on one token.
         if (c.scales_with_vocab && c.scales_with_vocab(r.variant) && c.out_shape[0] > 1) {
@@ -227,7 +240,7 @@ void time_variant(Case &c, const CompareOptions &o, const AotKernel &kernel, std
             one.at("ids").shape = {1};
             BufferRef out1{out.data<float>(), DType::Float32, {1, c.out_shape[1]}};
             auto t0 = Clock::now();
-            run_aot(*k, one, out1);
+            k.run(one, out1);
             const double predicted = seconds_since(t0) * double(c.out_shape[0]);
             if (predicted > o.budget_s) {
                 r.note = fmt::format("skipped: about {:.3g} s per run (measured {:.3g} s for one token), over the "
@@ -238,14 +251,14 @@ void time_variant(Case &c, const CompareOptions &o, const AotKernel &kernel, std
         }
         std::vector<double> samples;
         auto start = Clock::now();
-        run_aot(*k, in, out.ref());   // warm-up (and the result we check)
+        k.run(in, out.ref());   // warm-up (and the result we check)
         const double first = seconds_since(start);
         if (first > o.budget_s) samples.push_back(first);
         start = Clock::now();
         while (samples.empty() || (samples.size() < 50 && (samples.size() < 5 || seconds_since(start) < o.min_time_s) &&
                                    seconds_since(start) < o.budget_s)) {
             auto t0 = Clock::now();
-            run_aot(*k, in, out.ref());
+            k.run(in, out.ref());
             samples.push_back(seconds_since(t0));
         }
         std::sort(samples.begin(), samples.end());
@@ -265,7 +278,7 @@ std::vector<Result> run_case(Case &c, const CompareOptions &o, nlohmann::json &r
     auto in = refs(c.inputs);
     // The reference: the interpreter when it is cheap, else the reference variant.
     std::optional<Array> want;
-    Family fam = make_family(c.family);
+    const Family fam = c.jit_family ? *c.jit_family : make_family(c.family);
     const bool interpretable = c.interpreter_work < 2e7;
     if (interpretable) {
         std::map<std::string, std::vector<int64_t>> shapes;
@@ -281,20 +294,31 @@ std::vector<Result> run_case(Case &c, const CompareOptions &o, nlohmann::json &r
     }
     for (const Variant *v : order) {
         Result r{v->name, "", 0, -1, -1, true};
-        const AotKernel *k = find_aot_kernel(c.family, v->name);
         std::cerr << fmt::format("  {} {} {} ...", c.family, c.shape, v->name) << std::flush;
-        if (!k) {
-            r.note = "not built";
+        Runnable k;
+        try {
+            if (c.jit_family) {
+                auto jit = std::make_shared<FamilyKernel>(*c.jit_family, v->name);
+                k = {jit->kernels(), [jit](const auto &in, const BufferRef &out) { jit->run(in, out); }};
+            } else if (const AotKernel *aot = find_aot_kernel(c.family, v->name)) {
+                k = {count_kernels(*aot), [aot](const auto &in, const BufferRef &out) { run_aot(*aot, in, out); }};
+            }
+        } catch (const Halide::Error &e) {   // e.g. an autoscheduler that cannot schedule this graph
+            std::string what = e.what();
+            r.note = fmt::format("did not compile: {}", what.substr(0, what.find('\n')));
+        }
+        if (!k.run) {
+            if (r.note.empty()) r.note = "not built";
             results.push_back(r);
-            std::cerr << " not built\n";
+            std::cerr << " " << r.note << "\n";
             continue;
         }
-        r.kernels = count_kernels(*k);
+        r.kernels = k.kernels;
         try {
-            time_variant(c, o, *k, in, want, interpretable, r, failures);
+            time_variant(c, o, k, in, want, interpretable, r, failures);
         } catch (const Error &e) {
-            // A kernel that rejects these inputs (e.g. an autoscheduled tiling that reads out of
-            // bounds on small extents) is a result too, not a wrong answer.
+            // A kernel that rejects these inputs (a typed error, e.g. a buffer too large for
+            // Halide's 32-bit extents) is a result too, not a wrong answer.
             r.median_ms = -1;
             r.note = fmt::format("rejected these inputs: {}", e.what());
             std::cerr << " failed\n";
@@ -386,9 +410,6 @@ int run_compare(const CompareOptions &o) {
         }
     }
     if (f == "conv" || f == "all") {
-        if (o.stride != 1 || o.pad != 1) {
-            throw Error("compare: the AOT conv kernels are built for stride 1 and pad 1 (3-wide windows)");
-        }
         std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> cases;
         if (!o.shape.empty()) {
             std::vector<int64_t> k = o.kernel;
@@ -405,10 +426,7 @@ int run_compare(const CompareOptions &o) {
                 throw Error(fmt::format("compare: conv needs --shape NxCxL.. (1 to 3 spatial axes) and --kernel KxR.. "
                                         "with one window extent per spatial axis, got {} and {}", dims_x(x), dims_x(k)));
             }
-            for (std::size_t a = 1; a < k.size(); ++a) {
-                if (k[a] != 3) throw Error(fmt::format("compare: the AOT conv kernels use 3-wide windows, got --kernel {}", dims_x(k)));
-            }
-            run(conv_case(x, k));
+            run(conv_case(x, k, o.stride, o.pad));
         }
     }
     if (!o.json_path.empty()) {

@@ -108,8 +108,8 @@ int main(int argc, char **argv) {
     compare_cmd->add_option("--op", co.op, "norms: layernorm | rmsnorm | batchnorm | groupnorm");
     compare_cmd->add_option_function<std::string>("--shape", dims(co.shape), "norms: e.g. 8x512x4096; conv: NxCxHxW...");
     compare_cmd->add_option_function<std::string>("--kernel", dims(co.kernel), "conv: KxRxS... (output channels, window)");
-    compare_cmd->add_option("--stride", co.stride, "conv stride (the AOT kernels use 1)");
-    compare_cmd->add_option("--pad", co.pad, "conv padding (the AOT kernels use 1)");
+    compare_cmd->add_option("--stride", co.stride, "conv stride (default 1; other than 1, or a window other than 3, JIT-compiles every variant)")->check(CLI::PositiveNumber);
+    compare_cmd->add_option("--pad", co.pad, "conv zero padding (default 1)")->check(CLI::NonNegativeNumber);
     compare_cmd->add_option("--json", co.json_path, "write one record per (family, shape, variant) to this file");
     compare_cmd->add_option("--budget", co.budget_s, "seconds: skip a variant whose single run would take longer")->check(CLI::PositiveNumber);
 

@@ -91,6 +91,23 @@ Family make_family(const std::string &name) {
     throw Error(fmt::format("family: unknown family '{}' (known: {})", name, fmt::join(family_names(), ", ")));
 }
 
+Family make_conv_family(const std::vector<int64_t> &x, const std::vector<int64_t> &kernel, int64_t stride, int64_t pad) {
+    const int rank = int(x.size()) - 2;
+    if (rank < 1 || rank > 3 || int(kernel.size()) != rank + 1 || stride < 1 || pad < 0) {
+        throw ShapeError(fmt::format("conv: needs x [N, C, L1..Ln] (n = 1..3), kernel [K, R1..Rn], stride >= 1, pad >= 0; "
+                                     "got x {}, kernel {}, stride {}, pad {}",
+                                     dims_str(x), dims_str(kernel), stride, pad));
+    }
+    Shape xs, ws = {kernel[0], x[1]};
+    for (int64_t e : x) xs.push_back(e);
+    for (int k = 1; k <= rank; ++k) ws.push_back(kernel[k]);
+    nn::ConvOptions o{std::vector<int64_t>(rank, stride), std::vector<int64_t>(rank, pad), std::vector<int64_t>(rank, 1), 1};
+    Tensor out = nn::conv(input("x", F, xs), input("weight", F, ws), input("bias", F, {kernel[0]}), o);
+    return {fmt::format("conv{}d", rank), Graph({out}), {"x", "weight", "bias"}, {},
+            fmt::format("x {}, weight {}, bias [{}] -> out {}; stride {}, pad {}", dims_str(x), shape_str(ws), kernel[0],
+                        shape_str(out.shape()), stride, pad)};
+}
+
 Bindings bind_family(const Family &f, const std::map<std::string, std::vector<int64_t>> &input_shapes) {
     Bindings b;
     for (const auto &[sym, src] : f.dims) {

@@ -31,6 +31,11 @@ const std::vector<std::string> &family_names();
 // The family's graph; Error for an unknown name.
 Family make_family(const std::string &name);
 
+// A conv family of one exact geometry, every extent constant: x [N, C, L1..Ln], `kernel` [K, R1..Rn],
+// the same `stride` and `pad` on every spatial axis (ShapeError if they do not fit). For JIT use
+// (FamilyKernel) where the shipped kernels' geometry -- 3-wide windows, stride 1, pad 1 -- does not.
+Family make_conv_family(const std::vector<int64_t> &x, const std::vector<int64_t> &kernel, int64_t stride, int64_t pad);
+
 // The bindings of a family's symbolic dims for the given input shapes (BufferError when a shape
 // is missing or has the wrong rank, or a divisor does not divide).
 Bindings bind_family(const Family &f, const std::map<std::string, std::vector<int64_t>> &input_shapes);

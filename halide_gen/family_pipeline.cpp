@@ -6,6 +6,7 @@
 #include "frontend/errors.h"
 #include "frontend/grouping/grouping.h"
 #include "frontend/rewrites/one_hot_gather.h"
+#include "halide_gen/autoschedule.h"
 #include "halide_gen/buffer_extents.h"
 #include "halide_gen/types.h"
 
@@ -41,9 +42,11 @@ std::map<std::string, Halide::ImageParam> make_params(const Family &f) {
     return params;
 }
 
-ExternalInputs external_of(const Family &f, const std::map<std::string, Halide::ImageParam> &params) {
+// The pipeline's inputs: the parameters themselves, or (for an autoscheduler, whose tiles may
+// outrun a small input) the parameters read through repeat_edge, which changes no output point.
+ExternalInputs external_of(const Family &f, const std::map<std::string, Halide::ImageParam> &params, bool clamped) {
     ExternalInputs ext;
-    for (const auto &[name, p] : params) ext.buffers[name] = p;
+    for (const auto &[name, p] : params) ext.buffers[name] = clamped ? Halide::BoundaryConditions::repeat_edge(p) : Halide::Func(p);
     for (const auto &[sym, src] : f.dims) {
         const Halide::ImageParam &p = params.at(src.input);
         Halide::Expr extent = p.dim(p.dimensions() - 1 - src.axis).extent();
@@ -52,16 +55,41 @@ ExternalInputs external_of(const Family &f, const std::map<std::string, Halide::
     return ext;
 }
 
+// The variant's pipeline on `params`: hand-scheduled, or scheduled by its autoscheduler with
+// `estimates` for the symbolic dims.
+FamilyPipeline scheduled_pipeline(const Family &f, const Variant &v, std::map<std::string, Halide::ImageParam> &params,
+                                  const Bindings &estimates, const Halide::Target &target) {
+    const bool autoscheduled = !v.autoscheduler.empty();
+    FamilyPipeline p = build_family_pipeline(f, v, external_of(f, params, autoscheduled), target, !autoscheduled);
+    if (autoscheduled) {
+        load_autoscheduler(v.autoscheduler);
+        auto regions = family_estimates(f, estimates);
+        for (auto &[name, param] : params) param.set_estimates(regions.at(name));
+        p.output.set_estimates(regions.at(""));
+        autoschedule(p.output, v.autoscheduler, target);
+    }
+    return p;
+}
+
 }  // namespace
 
 FamilyKernel::FamilyKernel(const std::string &family, const std::string &variant, const Halide::Target &target)
-    : family_(make_family(family)), params_(make_params(family_)),
-      pipeline_(build_family_pipeline(family_, find_variant(family, variant), external_of(family_, params_), target)),
+    : FamilyKernel(make_family(family), variant, typical_extents(family), target) {}
+
+FamilyKernel::FamilyKernel(Family family, const std::string &variant, const Bindings &estimates,
+                           const Halide::Target &target)
+    : family_(std::move(family)), params_(make_params(family_)),
+      pipeline_(scheduled_pipeline(family_, find_variant(family_.name, variant), params_, estimates, target)),
       halide_(pipeline_.output), target_(target.with_feature(Halide::Target::LargeBuffers)) {
-    if (!find_variant(family, variant).autoscheduler.empty()) {
-        throw Error(fmt::format("{}: variant '{}' is an autoscheduler; it exists as an AOT kernel only", family, variant));
-    }
     halide_.compile_jit(target_);
+}
+
+int FamilyKernel::kernels() const {
+    int n = 0;
+    for (const auto &[name, f] : Halide::Internal::find_transitive_calls(pipeline_.output.function())) {
+        n += name == pipeline_.output.name() || f.schedule().compute_level().is_root();
+    }
+    return n;
 }
 
 std::vector<int64_t> FamilyKernel::output_shape(const std::map<std::string, std::vector<int64_t>> &shapes) const {

@@ -32,15 +32,23 @@ FamilyPipeline build_family_pipeline(const Family &family, const Variant &varian
                                      const Halide::Target &target, bool hand_schedule = true);
 
 // A family variant JIT-compiled once, for any shape: inputs are ImageParams whose extents give the
-// symbolic dims. Hand-scheduled variants only (autoschedulers run at build time, in generators).
+// symbolic dims. An autoscheduled variant is scheduled here by its autoscheduler (the plugin is
+// loaded into the process), with the family's typical extents or the given ones as estimates.
 // Compiled with Halide's large_buffers feature: tables over 2 GiB (llama3-8B's) work.
 class FamilyKernel {
 public:
     FamilyKernel(const std::string &family, const std::string &variant,
                  const Halide::Target &target = Halide::get_jit_target_from_environment());
+    // Any family graph, e.g. a conv of another geometry than the shipped kernels'
+    // (make_conv_family); `estimates` binds its symbolic dims for an autoscheduler.
+    FamilyKernel(Family family, const std::string &variant, const Bindings &estimates = {},
+                 const Halide::Target &target = Halide::get_jit_target_from_environment());
 
     const Family &family() const { return family_; }
     const FamilyPipeline &pipeline() const { return pipeline_; }
+    // Loop nests at the root, i.e. kernels: the groups for a hand variant, whatever the
+    // autoscheduler computed at root for an autoscheduled one.
+    int kernels() const;
     Halide::Pipeline &halide_pipeline() { return halide_; }
 
     // The shape of the output for these input shapes (BufferError if they do not fit the family).

@@ -4,6 +4,7 @@
 #include "halide_gen/generators/family_generator.h"
 
 #include "frontend/errors.h"
+#include "halide_gen/autoschedule.h"
 
 namespace halogen {
 namespace {
@@ -19,13 +20,6 @@ template <typename In> std::vector<Expr> extents(const In &in) {
     return out;
 }
 
-// Estimates for an input or output, from the family's typical extents (halogen axis order).
-template <typename Buf> void estimate(Buf &b, const std::vector<int> &extents_in_axis_order) {
-    Halide::Region r;
-    for (auto it = extents_in_axis_order.rbegin(); it != extents_in_axis_order.rend(); ++it) r.push_back({0, *it});
-    b.set_estimates(r);
-}
-
 // The generator's inputs by name, with their extents. With `clamped`, each input is read through
 // repeat_edge: the autoschedulers tile intermediate Funcs with ShiftInwards, and below a tile's
 // size that asks for input points outside the buffer (Halide's bounds check then rejects the
@@ -38,45 +32,30 @@ std::map<std::string, std::pair<Func, std::vector<Expr>>> collect(bool clamped, 
     return out;
 }
 
-// Every input's and the output's estimates: each axis gets the typical extent of the dim the
-// family's graph gives it (the autoschedulers need them all).
-template <typename... In> void estimate_all(const std::string &family, Func &out, In &...in) {
-    Family f = make_family(family);
-    Bindings typical;
-    for (const auto &[sym, e] : typical_extents(family)) typical[sym] = e;
-    auto extents_of = [&](const Shape &shape) {
-        std::vector<int> e;
-        for (const Dim &d : shape) e.push_back(int(d.eval(typical)));
-        return e;
-    };
-    std::map<std::string, std::vector<int>> want;
-    for (const Node *n : f.graph.inputs()) want[n->name] = extents_of(n->shape);
-    (estimate(in, want.at(in.name())), ...);
-    estimate(out, extents_of(f.graph.outputs()[0].shape()));
-}
-
 // One generator per family: declare the inputs, then build the chosen variant. A hand variant
 // carries its schedule; an autoscheduled one gets its estimates, then its autoscheduler.
 template <typename Out, typename... In>
-void generate_family(Out &out, const std::string &variant, const Halide::Target &target,
-                     const Halide::MachineParams &machine, const std::string &family, In &...in) {
+void generate_family(Out &out, const std::string &variant, const Halide::Target &target, const std::string &family,
+                     In &...in) {
     const std::string &autoscheduler = find_variant(family, variant).autoscheduler;
     Func f = build_for_generator(family, variant, collect(!autoscheduler.empty(), in...), target);
     if (!autoscheduler.empty()) {
-        estimate_all(family, f, in...);
-        autoschedule(f, autoscheduler, target, machine);
+        auto estimates = family_estimates(make_family(family), typical_extents(family));
+        (in.set_estimates(estimates.at(in.name())), ...);
+        f.set_estimates(estimates.at(""));
+        autoschedule(f, autoscheduler, target);
     }
     out = f;
 }
 
 // The generator framework's own auto_schedule would run after generate(), too late to guard the
-// output's tails (family_generator.h), so the generators call the autoscheduler themselves.
+// output's tails (halide_gen/autoschedule.h), so the generators call the autoscheduler themselves.
 #define HALOGEN_GENERATE(family, ...)                                                                    \
     void generate() {                                                                                  \
         if (this->auto_schedule) {                                                                     \
             throw halogen::Error(std::string(family) + ": leave auto_schedule false; the variant names the autoscheduler"); \
         }                                                                                              \
-        generate_family(out, variant, this->get_target(), this->get_machine_params(), family, __VA_ARGS__); \
+        generate_family(out, variant, this->get_target(), family, __VA_ARGS__);                          \
     }
 
 class EmbeddingGenerator : public Halide::Generator<EmbeddingGenerator> {

@@ -138,6 +138,27 @@ TEST(Variants, EmbeddingGatherHasNoVocabularyLoopAndOneHotHasOne) {
     EXPECT_GE(reduction_loops("onehot_permuted"), 1);
 }
 
+// A conv geometry the AOT kernels do not cover (5-wide window, stride 2, pad 2) is JIT-compiled
+// from the same family graph for every variant, the autoschedulers included (their plugins are
+// loaded into the process).
+TEST(Variants, ConvOfAnotherGeometryRunsEveryVariantJit) {
+    const std::vector<int64_t> x = {2, 3, 11, 9}, kernel = {4, 5, 5};
+    Family f = make_conv_family(x, kernel, 2, 2);
+    Inputs in = testing::random_inputs(f.graph, {}, 21);
+    Array want = interpret(f.graph.outputs()[0], in, {});
+    EXPECT_EQ(want.shape(), (std::vector<int64_t>{2, 4, 6, 5}));   // (11 + 4 - 5) / 2 + 1, (9 + 4 - 5) / 2 + 1
+    for (const Variant &v : variants_of("conv2d")) {
+        FamilyKernel k(f, v.name);
+        Array got(want.dtype(), want.shape());
+        BufferRefs refs;
+        for (auto &[name, a] : in) refs.emplace(name, a.ref());
+        k.run(refs, got.ref());
+        EXPECT_TRUE(arrays_near(want, got, 1e-4, 1e-4)) << v.name;
+        EXPECT_GE(k.kernels(), 1) << v.name;
+    }
+    EXPECT_THROW(make_conv_family({1, 3, 2, 2}, {4, 5, 5}, 1, 0), ShapeError);   // window larger than the input
+}
+
 TEST(Variants, UnknownNamesAreTypedErrors) {
     EXPECT_THROW(variants_of("softmax"), Error);
     EXPECT_THROW(find_variant("embedding", "fused"), Error);
