@@ -2,8 +2,17 @@
 # Shared set-up for run.sh and test.sh: install missing Debian packages, configure, build.
 # Sourced, not run. Quick when nothing changed: dpkg-query instead of apt-get, an incremental build.
 
+# HALOGEN_SANITIZE=1 selects the AddressSanitizer + UndefinedBehaviorSanitizer build, in its own
+# directory (build-asan unless HALOGEN_BUILD says otherwise): cmake -DHALOGEN_SANITIZE=ON.
+
 HALOGEN_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-HALOGEN_BUILD="${HALOGEN_BUILD:-$HALOGEN_ROOT/build}"
+if [ "${HALOGEN_SANITIZE:-0}" = 1 ]; then
+  HALOGEN_BUILD="${HALOGEN_BUILD:-$HALOGEN_ROOT/build-asan}"
+  HALOGEN_CMAKE_OPTIONS=(-DHALOGEN_SANITIZE=ON)
+else
+  HALOGEN_BUILD="${HALOGEN_BUILD:-$HALOGEN_ROOT/build}"
+  HALOGEN_CMAKE_OPTIONS=()
+fi
 
 # Every package the build needs, all from Debian's archive.
 HALOGEN_PACKAGES=(
@@ -30,7 +39,7 @@ halogen_install_packages() {
 
 halogen_build() {
   if [ ! -f "$HALOGEN_BUILD/CMakeCache.txt" ]; then
-    cmake -S "$HALOGEN_ROOT" -B "$HALOGEN_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release
+    cmake -S "$HALOGEN_ROOT" -B "$HALOGEN_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release "${HALOGEN_CMAKE_OPTIONS[@]}"
   fi
   cmake --build "$HALOGEN_BUILD" -j "$(nproc)"
 }
