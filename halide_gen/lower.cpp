@@ -126,7 +126,13 @@ Expr Lowerer::elementwise(const Node &n, const std::vector<Expr> &in) {
     case Op::Neg: return -in[0];
     case Op::Recip: return 1.0f / in[0];
     case Op::Sqrt: return Halide::sqrt(in[0]);
-    case Op::Exp2: return Halide::pow(2.0f, in[0]);
+    // Halide's pow(2, x) (its own polynomial, fast-math) returns 0 for NaN; exp2f gives NaN.
+    // The NaN is passed through, recognized on its bits: a float compare (is_nan) is folded
+    // away under the no-NaN fast-math flags Halide compiles with.
+    case Op::Exp2: {
+        Expr bits = Halide::reinterpret(Halide::Int(32), in[0]) & 0x7fffffff;
+        return Halide::select(bits > 0x7f800000, in[0], Halide::pow(2.0f, in[0]));
+    }
     case Op::Log2: return Halide::log(in[0]) * float(1.0 / std::log(2.0));
     case Op::Sin: return Halide::sin(in[0]);
     case Op::Not: return logic ? !in[0] : ~in[0];
