@@ -117,16 +117,7 @@ void FamilyKernel::run(const BufferRefs &inputs, const BufferRef &output) {
     if (is_empty(output)) return;   // nothing to compute
     check_host(output, family_.name + " output");
     Halide::Buffer<> out(halide_type(output.dtype), output.data, halide_extents(output, family_.name + " output"));
-    try {
-        halide_.realize(out, target_, pm);
-    } catch (const Halide::Error &e) {
-        // Halide's run-time checks (e.g. a bounds check) throw its own type; callers catch ours,
-        // as they do for an AOT kernel's failure.
-        std::string msg = e.what();
-        while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
-        if (msg.rfind("Error: ", 0) == 0) msg.erase(0, 7);
-        throw Error(fmt::format("{}: kernel failed: {}", family_.name, msg));
-    }
+    realize_or_throw(halide_, out, target_, pm, family_.name);   // a failure is ours, as for an AOT kernel
 }
 
 }  // namespace halogen

@@ -20,6 +20,18 @@ Halide::Buffer<> wrap(const BufferRef &b, const std::string &role) {
 
 }  // namespace
 
+void realize_or_throw(Halide::Pipeline &pipeline, Halide::Buffer<> &output, const Halide::Target &target,
+                      const Halide::ParamMap &params, const std::string &what) {
+    try {
+        pipeline.realize(output, target, params);
+    } catch (const Halide::Error &e) {
+        std::string msg = e.what();
+        while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
+        if (msg.rfind("Error: ", 0) == 0) msg.erase(0, 7);
+        throw Error(what.empty() ? "kernel failed: " + msg : fmt::format("{}: kernel failed: {}", what, msg));
+    }
+}
+
 JitKernel::JitKernel(LoweredGraph lowered, const Halide::Target &target)
     : lowered_(std::move(lowered)), pipeline_(lowered_.out), target_(target) {
     pipeline_.compile_jit(target_);
@@ -54,15 +66,7 @@ void JitKernel::run(const BufferRefs &inputs, const BufferRef &output, const Bin
     if (is_empty(output)) return;
     check_host(output, "output");
     Halide::Buffer<> out = wrap(output, "output");
-    try {
-        pipeline_.realize(out, target_, params);
-    } catch (const Halide::Error &e) {
-        // Halide's run-time checks throw its own type; callers catch halogen's.
-        std::string msg = e.what();
-        while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
-        if (msg.rfind("Error: ", 0) == 0) msg.erase(0, 7);
-        throw Error("kernel failed: " + msg);
-    }
+    realize_or_throw(pipeline_, out, target_, params, "");
 }
 
 }  // namespace halogen

@@ -13,6 +13,11 @@ namespace halogen {
 
 using BufferRefs = std::map<std::string, BufferRef>;
 
+// Runs a compiled pipeline on caller buffers; a failure of Halide's run-time checks (which throw
+// Halide's own error type) becomes halogen::Error("<what>: kernel failed: <Halide's message>").
+void realize_or_throw(Halide::Pipeline &pipeline, Halide::Buffer<> &output, const Halide::Target &target,
+                      const Halide::ParamMap &params, const std::string &what);
+
 class JitKernel {
 public:
     // Compiles for `target` (by default the host, or HL_JIT_TARGET when set).
