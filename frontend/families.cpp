@@ -118,12 +118,7 @@ Bindings bind_family(const Family &f, const std::map<std::string, std::vector<in
             throw BufferError(fmt::format("{}: input '{}' has shape {}, needs at least {} axes ({})", f.name,
                                           src.input, dims_str(shape), src.axis + 1, f.contract));
         }
-        const int64_t extent = shape[src.axis];
-        if (extent % src.divisor != 0) {
-            throw BufferError(fmt::format("{}: axis {} of input '{}' {} must be a multiple of {}", f.name, src.axis,
-                                          src.input, dims_str(shape), src.divisor));
-        }
-        b[sym] = extent / src.divisor;
+        b[sym] = shape[src.axis];
     }
     return b;
 }

@@ -15,7 +15,6 @@ namespace halogen {
 struct DimSource {
     std::string input;     // the input buffer whose extent gives the dim
     int axis;              // the axis (halogen order: 0 outermost)
-    int64_t divisor = 1;   // the dim is extent / divisor (GroupNorm's channels per group)
 };
 
 struct Family {
@@ -37,7 +36,7 @@ Family make_family(const std::string &name);
 Family make_conv_family(const std::vector<int64_t> &x, const std::vector<int64_t> &kernel, int64_t stride, int64_t pad);
 
 // The bindings of a family's symbolic dims for the given input shapes (BufferError when a shape
-// is missing or has the wrong rank, or a divisor does not divide).
+// is missing or has the wrong rank).
 Bindings bind_family(const Family &f, const std::map<std::string, std::vector<int64_t>> &input_shapes);
 
 }  // namespace halogen

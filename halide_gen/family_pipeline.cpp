@@ -49,8 +49,7 @@ ExternalInputs external_of(const Family &f, const std::map<std::string, Halide::
     for (const auto &[name, p] : params) ext.buffers[name] = clamped ? Halide::BoundaryConditions::repeat_edge(p) : Halide::Func(p);
     for (const auto &[sym, src] : f.dims) {
         const Halide::ImageParam &p = params.at(src.input);
-        Halide::Expr extent = p.dim(p.dimensions() - 1 - src.axis).extent();
-        ext.dims[sym] = src.divisor == 1 ? extent : extent / int32_t(src.divisor);
+        ext.dims[sym] = p.dim(p.dimensions() - 1 - src.axis).extent();
     }
     return ext;
 }

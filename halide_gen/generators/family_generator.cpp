@@ -14,11 +14,7 @@ Halide::Func build_for_generator(const std::string &family, const std::string &v
     const Variant &v = find_variant(family, variant);
     ExternalInputs ext;
     for (const auto &[name, in] : inputs) ext.buffers[name] = in.first;
-    for (const auto &[sym, src] : f.dims) {
-        // extents are given in halogen axis order
-        Halide::Expr extent = inputs.at(src.input).second.at(src.axis);
-        ext.dims[sym] = src.divisor == 1 ? extent : extent / int32_t(src.divisor);
-    }
+    for (const auto &[sym, src] : f.dims) ext.dims[sym] = inputs.at(src.input).second.at(src.axis);   // halogen axis order
     return build_family_pipeline(f, v, ext, target, /*hand_schedule=*/v.autoscheduler.empty()).output;
 }
 
