@@ -1,0 +1,157 @@
+"""The performance goals, evaluated from a run: every goal is a set of points (one case at one
+thread count), each a measured ratio or a reason it is missing. A goal FAILs when a measured point
+is under its threshold, PASSes only when every point it needs was measured, and is otherwise
+NOT MEASURED."""
+
+from dataclasses import dataclass
+from typing import List, Optional
+
+from .markdown import ratio
+from .metrics import NORMS, Limits, best_peer, case_params, in_tokens_sweep, rate, speedup
+from .runs import Result, Runs
+
+THREADS = (1, 2)
+TOKENS = (1, 16, 128, 2048)
+IDS = ("hot", "fresh")
+
+
+@dataclass
+class Point:
+    label: str
+    value: Optional[float]
+    missing: str = ""          # why value is None
+
+
+@dataclass
+class Goal:
+    name: str
+    measured: str
+    threshold: str
+    verdict: str
+
+
+def verdict(points: List[Point], threshold: float) -> str:
+    measured = [p for p in points if p.value is not None]
+    if any(p.value < threshold for p in measured):
+        return "FAIL"
+    if not points or len(measured) < len(points):
+        return "NOT MEASURED"
+    return "PASS"
+
+
+def describe(points: List[Point], threshold: float, none_text: str) -> str:
+    """All points when there are few, else the worst one, how many were measured and what is missing."""
+    if not points:
+        return none_text
+    measured = [p for p in points if p.value is not None]
+    missing = [p for p in points if p.value is None]
+    if len(points) <= 4:
+        return "; ".join(f"{p.label}: {ratio(p.value)}" if p.value is not None
+                         else f"{p.label}: not measured ({p.missing})" for p in points)
+    parts = []
+    if measured:
+        worst = min(measured, key=lambda p: p.value)
+        below = sum(p.value < threshold for p in measured)
+        parts.append(f"worst {ratio(worst.value)} at {worst.label}; {len(measured)} of "
+                     f"{len(points)} points measured, {below} below")
+    if missing:
+        shown = ", ".join(f"{p.label} ({p.missing})" for p in missing[:3])
+        parts.append(f"not measured: {shown}" + (f" and {len(missing) - 3} more" if len(missing) > 3 else ""))
+    return "; ".join(parts)
+
+
+def goal(name: str, points: List[Point], threshold: float, threshold_text: str, none_text: str) -> Goal:
+    return Goal(name, describe(points, threshold, none_text), threshold_text, verdict(points, threshold))
+
+
+def absent(result: Optional[Result], impl: str) -> str:
+    """Why a result gives no time: missing, or skipped with its message."""
+    if result is None:
+        return f"no {impl}"
+    return f"{impl}: {result.error or 'failed'}"
+
+
+def ratio_point(label: str, result: Optional[Result], impl: str,
+                reference: Optional[Result], reference_impl: str) -> Point:
+    """result against reference (reference time / result time), or why it cannot be measured."""
+    if result is None or not result.ok:
+        return Point(label, None, absent(result, impl))
+    if reference is None or not reference.ok:
+        return Point(label, None, absent(reference, reference_impl))
+    return Point(label, speedup(reference, result))
+
+
+def gather_points(runs: Runs) -> List[Point]:
+    """halogen:gather against libtorch:index_select over the tokens sweep, every (T, ids, threads)."""
+    cases = {}
+    for case in runs.cases():
+        if in_tokens_sweep(case):
+            params = case_params(case)
+            cases[(int(params.get("T", 0)), params.get("ids", ""))] = case
+    tokens = sorted(set(TOKENS) | {t for t, _ in cases})
+    points = []
+    for t in tokens:
+        for ids in IDS:
+            for threads in THREADS:
+                label = f"T={t} ids={ids} t{threads}"
+                case = cases.get((t, ids))
+                if case is None:
+                    points.append(Point(label, None, "no such case"))
+                    continue
+                points.append(ratio_point(label, runs.get(case, "halogen:gather", threads), "halogen:gather",
+                                          runs.get(case, "libtorch:index_select", threads),
+                                          "libtorch:index_select"))
+    return points
+
+
+def norm_points(runs: Runs, limits: Limits, family: str):
+    """(fused against the best peer, fused GB/s against limit:stream GB/s) per case and thread count."""
+    peer_points, stream_points = [], []
+    for case in (c for c in runs.cases() if c.split(":", 1)[0] == family):
+        shape = case.split(":", 1)[1]
+        for threads in THREADS:
+            fused = runs.get(case, "halogen:fused", threads)
+            rows = runs.of_case(case, threads)
+            peer = best_peer(rows)
+            if peer is None:
+                failed = [f"{r.impl}: {r.error}" for r in rows if r.is_peer and not r.ok]
+                peer_points.append(Point(f"{shape} t{threads}", None, "no peer" + (
+                    ": " + ", ".join(failed) if failed else "")))
+            else:
+                peer_points.append(ratio_point(f"{shape} t{threads} vs {peer.impl}", fused, "halogen:fused",
+                                               peer, peer.impl))
+            label = f"{shape} t{threads}"
+            stream = limits.rate("stream", threads)
+            if fused is None or not fused.ok or rate(fused) is None:
+                stream_points.append(Point(label, None, absent(fused, "halogen:fused")))
+            elif not stream:
+                stream_points.append(Point(label, None, f"no limit:stream at t{threads}"))
+            else:
+                stream_points.append(Point(label, rate(fused)[0] / stream))
+    return peer_points, stream_points
+
+
+def conv_points(runs: Runs, peer_impl: str, threads: int = 2) -> List[Point]:
+    points = []
+    for case in (c for c in runs.cases() if c.startswith("conv")):
+        points.append(ratio_point(f"{case} t{threads}", runs.get(case, "halogen:tiled", threads),
+                                  "halogen:tiled", runs.get(case, peer_impl, threads), peer_impl))
+    return points
+
+
+def evaluate(runs: Runs, limits: Limits) -> List[Goal]:
+    goals = [goal("embedding `halogen:gather` vs `libtorch:index_select`, tokens sweep",
+                  gather_points(runs), 1.0, "≥ 1.00× at every (T, ids, threads)", "no tokens sweep")]
+    for family in NORMS:
+        peer_points, stream_points = norm_points(runs, limits, family)
+        none = f"no {family} case in the run"
+        goals.append(goal(f"{family} `halogen:fused` vs the best peer", peer_points, 1.5,
+                          "≥ 1.50× per case and threads", none))
+        goals.append(goal(f"{family} `halogen:fused` GB/s vs `limit:stream` GB/s", stream_points, 0.7,
+                          "≥ 0.70× per case and threads", none))
+    goals.append(goal("conv `halogen:tiled` vs `onednn:conv (nchw)`, 2 threads",
+                      conv_points(runs, "onednn:conv (nchw)"), 1.0, "≥ 1.00× per case", "no conv case in the run"))
+    goals.append(goal("conv `halogen:tiled` vs `onednn:conv (own layout)`, 2 threads",
+                      conv_points(runs, "onednn:conv (own layout)"), 0.7, "≥ 0.70× per case",
+                      "no conv case in the run"))
+    return goals
