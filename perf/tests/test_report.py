@@ -2,8 +2,11 @@
 measurements): table cells, goal verdicts (PASS, FAIL, NOT MEASURED), skipped rows, a re-run file
 overriding a benchmark, and, when matplotlib imports, the SVG plots. Standard library only.
 
-    /usr/bin/python3 -m unittest perf/tests/test_report.py      # from the repository root
-    /usr/bin/python3 perf/tests/test_report.py                  # from anywhere
+    /usr/bin/python3 -B perf/tests/test_report.py                                 # from anywhere
+    /usr/bin/python3 -B -m unittest discover -s perf/tests -p test_report.py      # from the root
+
+(`-m unittest perf/tests/test_report.py` does not work on Debian with linux-perf installed: its
+Python module `perf` shadows this directory.)
 """
 
 import importlib.util
