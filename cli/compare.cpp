@@ -11,13 +11,13 @@
 #include <iostream>
 #include <map>
 #include <optional>
-#include <random>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "frontend/errors.h"
 #include "frontend/families.h"
+#include "frontend/family_inputs.h"
 #include "frontend/interpreter.h"
 #include "halide_gen/aot_runner.h"
 #include "halide_gen/family_pipeline.h"
@@ -72,55 +72,14 @@ std::string engineering(double v) {
     return fmt::format("{:.3g}{}", v, units[u]);
 }
 
-// Fills a float array quickly with values in [-1, 1) (a 2 GiB table must not take minutes).
-void fill(Array &a, uint32_t seed) {
-    float *p = a.data<float>();
-    uint32_t s = seed * 2654435761u + 1;
-    for (int64_t k = 0; k < a.size(); ++k) {
-        s = s * 1664525u + 1013904223u;
-        p[k] = float(int32_t(s >> 8) - (1 << 23)) / float(1 << 23);
-    }
-}
-
-Array random_floats(std::vector<int64_t> shape, uint32_t seed, float lo = -1, float hi = 1) {
-    Array a(DType::Float32, std::move(shape));
-    fill(a, seed);
-    if (lo != -1 || hi != 1) {
-        for (int64_t k = 0; k < a.size(); ++k) a.data<float>()[k] = lo + (a.data<float>()[k] + 1) * 0.5f * (hi - lo);
-    }
-    return a;
-}
-
-// Kernels of an AOT variant: its root-level loop nests, the top-level produce blocks of the
-// kernel's own function in the statement written at build time (parallel loop bodies are printed
-// as separate closure functions and do not count).
-int count_kernels(const AotKernel &k) {
-    std::ifstream f(k.stmt_path);
-    int n = 0;
-    bool in_main = false;
-    for (std::string line; std::getline(f, line);) {
-        if (line.find(" func ") != std::string::npos) in_main = line.rfind("external_plus_metadata func", 0) == 0;
-        n += in_main && line.rfind(" produce ", 0) == 0;
-    }
-    return n;
-}
-
-std::shared_ptr<Array> shared_floats(std::vector<int64_t> shape, uint32_t seed, float lo = -1, float hi = 1) {
-    return std::make_shared<Array>(random_floats(std::move(shape), seed, lo, hi));
-}
-
 Case embedding_case(int64_t V, int64_t D, int64_t T, int64_t ids_max, const std::shared_ptr<Array> &table) {
     Case c;
     c.family = "embedding";
     c.shape = fmt::format("V={} D={} T={}{}", V, D, T, ids_max != V ? fmt::format(" ids<{}", ids_max) : "");
-    Array ids(DType::Int32, {T});
-    std::mt19937 rng(uint32_t(V + T));
-    std::uniform_int_distribution<int32_t> pick(0, int32_t(ids_max - 1));
-    for (int64_t t = 0; t < T; ++t) ids.set(t, pick(rng));
-    c.inputs.emplace("ids", std::make_shared<Array>(std::move(ids)));
-    c.inputs.emplace("weight", table);
+    FamilyInputs f = embedding_inputs(table, T, ids_max);
+    c.inputs = std::move(f.inputs);
     c.interpreter_work = 4.0 * T * V * D;     // the one-hot [T, V, D] and its views
-    c.out_shape = {T, D};
+    c.out_shape = std::move(f.out_shape);
     c.bytes = 2.0 * T * D * 4;
     c.reference = "gather";
     // Only gather and onehot_inline are O(T*D); every other variant, the autoscheduled ones
@@ -143,32 +102,9 @@ Case norm_case(const std::string &op, const std::vector<int64_t> &shape) {
     c.bytes = 2.0 * total * 4;
     c.interpreter_work = 12.0 * total;
     c.work = [=](const std::string &) { return engineering(double(total)) + " elems"; };
-    if (op == "layernorm" || op == "rmsnorm") {
-        const int64_t D = shape.back(), R = total / D;   // leading axes collapsed
-        c.inputs.emplace("x", shared_floats({R, D}, 1));
-        c.inputs.emplace("weight", shared_floats({D}, 2));
-        if (op == "layernorm") c.inputs.emplace("bias", shared_floats({D}, 3));
-        c.out_shape = {R, D};
-    } else {
-        if (shape.size() < 2) throw Error(fmt::format("compare {}: --shape needs N x C x spatial..., got {}", op, c.shape));
-        const int64_t N = shape[0], C = shape[1], S = total / (N * C);   // spatial axes collapsed
-        std::vector<int64_t> channels = {C};
-        if (op == "groupnorm") {   // the family's layout: channels split into 32 groups
-            if (C % 32 != 0) throw Error(fmt::format("compare groupnorm: C = {} is not a multiple of 32 groups", C));
-            channels = {32, C / 32};
-        }
-        std::vector<int64_t> xs = {N};
-        xs.insert(xs.end(), channels.begin(), channels.end());
-        xs.push_back(S);
-        c.inputs.emplace("x", shared_floats(xs, 1));
-        c.inputs.emplace("weight", shared_floats(channels, 2));
-        c.inputs.emplace("bias", shared_floats(channels, 3));
-        if (op == "batchnorm") {
-            c.inputs.emplace("mean", shared_floats(channels, 4));
-            c.inputs.emplace("var", shared_floats(channels, 5, 0.5f, 2.0f));
-        }
-        c.out_shape = xs;
-    }
+    FamilyInputs f = norm_inputs(op, shape);
+    c.inputs = std::move(f.inputs);
+    c.out_shape = std::move(f.out_shape);
     return c;
 }
 
@@ -176,7 +112,7 @@ Case conv_case(const std::vector<int64_t> &x, const std::vector<int64_t> &kernel
     Case c;
     const int rank = int(x.size()) - 2;
     c.family = fmt::format("conv{}d", rank);
-    const int64_t C = x[1], K = kernel[0];
+    const int64_t C = x[1];
     // The AOT kernels cover 3-wide windows, stride 1 and pad 1; any other geometry is JIT-compiled
     // for this exact shape, every variant (the autoschedulers too) from the same family graph.
     Family f = make_conv_family(x, kernel, stride, pad);
@@ -184,11 +120,8 @@ Case conv_case(const std::vector<int64_t> &x, const std::vector<int64_t> &kernel
     for (std::size_t a = 1; a < kernel.size(); ++a) shipped = shipped && kernel[a] == 3;
     c.shape = fmt::format("x {} w {}{}", dims_x(x), dims_x(kernel),
                           shipped ? "" : fmt::format(" stride {} pad {} (JIT)", stride, pad));
-    std::vector<int64_t> w = {K, C};
-    w.insert(w.end(), kernel.begin() + 1, kernel.end());
-    c.inputs.emplace("x", shared_floats(x, 1));
-    c.inputs.emplace("weight", shared_floats(w, 2));
-    c.inputs.emplace("bias", shared_floats({K}, 3));
+    FamilyInputs in = conv_inputs(x, kernel, stride, pad);
+    c.inputs = std::move(in.inputs);
     c.out_shape = eval_shape(f.graph.outputs()[0].shape(), {}, c.family + " output");
     double points = 1, window = double(C);
     for (int64_t e : c.out_shape) points *= double(e);
@@ -301,7 +234,7 @@ std::vector<Result> run_case(Case &c, const CompareOptions &o, nlohmann::json &r
                 auto jit = std::make_shared<FamilyKernel>(*c.jit_family, v->name);
                 k = {jit->kernels(), [jit](const auto &in, const BufferRef &out) { jit->run(in, out); }};
             } else if (const AotKernel *aot = find_aot_kernel(c.family, v->name)) {
-                k = {count_kernels(*aot), [aot](const auto &in, const BufferRef &out) { run_aot(*aot, in, out); }};
+                k = {aot_kernel_count(*aot), [aot](const auto &in, const BufferRef &out) { run_aot(*aot, in, out); }};
             }
         } catch (const Halide::Error &e) {   // e.g. an autoscheduler that cannot schedule this graph
             std::string what = e.what();

@@ -2,6 +2,7 @@
 #include "halide_gen/aot_runner.h"
 
 #include <cstring>
+#include <fstream>
 #include <mutex>
 
 #include <HalideBuffer.h>
@@ -55,13 +56,12 @@ const AotKernel *find_aot_kernel(const std::string &family, const std::string &v
     return nullptr;
 }
 
-void run_aot(const AotKernel &k, const std::map<std::string, BufferRef> &inputs, const BufferRef &output) {
+AotCall::AotCall(const AotKernel &k, const std::map<std::string, BufferRef> &inputs, const BufferRef &output)
+    : kernel_(&k) {
     static const bool handler_set = (halide_set_error_handler(record_error), true);
     (void)handler_set;
     const halide_filter_metadata_t *md = k.metadata();
-    std::vector<Halide::Runtime::Buffer<>> buffers;
-    buffers.reserve(md->num_arguments);
-    std::vector<void *> args;
+    buffers_.reserve(md->num_arguments);
     for (int a = 0; a < md->num_arguments; ++a) {
         const halide_filter_argument_t &arg = md->arguments[a];
         const bool is_output = arg.kind == halide_argument_kind_output_buffer;
@@ -77,22 +77,41 @@ void run_aot(const AotKernel &k, const std::map<std::string, BufferRef> &inputs,
                                           dtype_name(ref->dtype), ref->shape.size(), arg.dimensions));
         }
         check_host(*ref, role);
-        buffers.emplace_back(arg.type, halide_host(*ref), halide_extents(*ref, role));
-        args.push_back(buffers.back().raw_buffer());
+        buffers_.emplace_back(arg.type, halide_host(*ref), halide_extents(*ref, role));
     }
+    for (auto &b : buffers_) args_.push_back(b.raw_buffer());
     if (is_empty(output)) {
         // Nothing to compute, so Halide is not called (as FamilyKernel does): an autoscheduled
         // kernel's bounds checks reject the empty inputs such a call passes (zero tokens, zero
         // batch) although there is no answer to get wrong. The family's shape contract, which
         // Halide would have checked, is checked here instead.
         check_family_shapes(k, inputs, output);
-        return;
+        args_.clear();
     }
-    const int rc = k.argv(args.data());
+}
+
+void AotCall::run() {
+    if (args_.empty()) return;   // an empty output, checked when the call was made
+    const int rc = kernel_->argv(args_.data());
     if (rc != 0) {
         std::lock_guard<std::mutex> lock(error_mutex);
-        throw Error(fmt::format("{} {}: kernel failed: {}", k.family, k.variant, last_error));
+        throw Error(fmt::format("{} {}: kernel failed: {}", kernel_->family, kernel_->variant, last_error));
     }
+}
+
+void run_aot(const AotKernel &k, const std::map<std::string, BufferRef> &inputs, const BufferRef &output) {
+    AotCall(k, inputs, output).run();
+}
+
+int aot_kernel_count(const AotKernel &k) {
+    std::ifstream f(k.stmt_path);
+    int n = 0;
+    bool in_main = false;
+    for (std::string line; std::getline(f, line);) {
+        if (line.find(" func ") != std::string::npos) in_main = line.rfind("external_plus_metadata func", 0) == 0;
+        n += in_main && line.rfind(" produce ", 0) == 0;
+    }
+    return n;
 }
 
 }  // namespace halogen

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <HalideBuffer.h>
 #include <HalideRuntime.h>
 
 #include "frontend/array.h"
@@ -29,5 +30,23 @@ const AotKernel *find_aot_kernel(const std::string &family, const std::string &v
 // buffer's dtype or rank differs from the kernel's arguments; Halide's own checks (extents that do
 // not fit the family) come back as an Error with Halide's message.
 void run_aot(const AotKernel &k, const std::map<std::string, BufferRef> &inputs, const BufferRef &output);
+
+// The same call, checked and wrapped once, for timing loops: run() only calls the kernel. The
+// buffers' memory must outlive the call; their contents may change between runs.
+class AotCall {
+public:
+    AotCall(const AotKernel &k, const std::map<std::string, BufferRef> &inputs, const BufferRef &output);
+    void run();
+
+private:
+    const AotKernel *kernel_;
+    std::vector<Halide::Runtime::Buffer<>> buffers_;
+    std::vector<void *> args_;
+};
+
+// Kernels of an AOT variant: the top-level produce blocks of the kernel's own function in the
+// statement written at build time (parallel loop bodies are printed as separate closure functions
+// and do not count).
+int aot_kernel_count(const AotKernel &k);
 
 }  // namespace halogen
