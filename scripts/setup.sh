@@ -18,6 +18,9 @@ fi
 HALOGEN_PACKAGES=(
   cmake ninja-build g++ pkg-config
   libhalide14-0-dev libisl-dev libfmt-dev libgtest-dev libcli11-dev nlohmann-json3-dev
+  libbenchmark-dev python3
+  # perf/'s oneDNN peer (its CMake config demands OpenCL); libtorch is installed by scripts/perf.sh
+  libdnnl-dev ocl-icd-opencl-dev opencl-c-headers
 )
 
 halogen_install_packages() {

@@ -1,0 +1,288 @@
+// halogen_perf: Google Benchmark over every family x variant x shape of the grid (perf/cases.h),
+// next to the peer libraries found at configure time and the machine's limits, all in one process
+// and at the same thread counts, so every figure can be a ratio measured in one run.
+//
+// Benchmark names are "{case}/{impl}/t{threads}", impl one of "halogen:<variant>",
+// "<peer>:<op>" or "machine" (limit cases). Counters: bytes, flops (per call), threads, kernels,
+// max_abs_err (against the case's reference variant; -1 when not checked). perf/report turns the
+// JSON into docs/perf.md; perf/regress compares a run with perf/baseline.json.
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <memory>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <HalideRuntime.h>
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include "frontend/errors.h"
+#include "halide_gen/aot_runner.h"
+#include "perf/cases.h"
+#include "perf/limits.h"
+#include "perf/peers/peer.h"
+#include "perf/prepared_case.h"
+#include "perf/source_version.h"
+
+namespace halogen::perf {
+
+namespace {
+
+struct Options {
+    bool quick = false;
+    std::vector<int> threads = {1, 2};
+    double budget_s = 2.0;      // skip an implementation whose one call would take longer
+    int repetitions = 3;
+    double min_time_s = 0.2;    // per repetition
+    std::string slow_down;      // regex: matching benchmarks run their call twice (regress demo)
+};
+
+// Embedding variants whose cost does not grow with the vocabulary (schedules/variants.h); every
+// other one runs the O(T*V*D) one-hot sum and is first timed on a small part of the problem.
+bool vocab_independent(const std::string &variant) { return variant == "gather" || variant == "onehot_inline"; }
+
+// What the first (untimed) look at an implementation found; kept per benchmark name, because
+// Google Benchmark calls a benchmark function several times (iteration estimate, repetitions).
+struct Verdict {
+    std::string skip;           // non-empty: why it is not timed
+    double max_abs_err = -1;
+};
+
+double seconds_of(const std::function<void()> &f) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string over_budget(double predicted, double budget) {
+    return fmt::format("skipped: about {:.3g} s per call, over the {:.3g} s budget", predicted, budget);
+}
+
+void set_counters(benchmark::State &state, const BenchCase &c, int threads, double err, int kernels,
+                  double bytes = 0, double flops = 0) {
+    state.counters["bytes"] = bytes > 0 ? bytes : c.bytes;
+    state.counters["flops"] = bytes > 0 || flops > 0 ? flops : c.flops;
+    state.counters["threads"] = threads;
+    state.counters["kernels"] = kernels;
+    state.counters["max_abs_err"] = err;
+}
+
+// ---- halogen's AOT kernels
+
+Verdict look_at_variant(const BenchCase &c, const AotKernel &k, PreparedCase &p, double budget) {
+    Verdict v;
+    double predicted;
+    if (c.family == "embedding" && !vocab_independent(k.variant)) {
+        // One token over a 1024-row prefix of the table, scaled to the whole problem.
+        auto in = p.inputs();
+        const int64_t T = in.at("ids").shape[0], V = in.at("weight").shape[0], part = std::min<int64_t>(V, 1024);
+        in.at("ids").shape = {1};
+        in.at("weight").shape[0] = part;
+        BufferRef out = p.output();
+        out.shape[0] = 1;
+        AotCall probe(k, in, out);
+        probe.run();
+        predicted = seconds_of([&] { probe.run(); }) * double(V) / double(part) * double(T);
+    } else {
+        AotCall call(k, p.inputs(), p.output());
+        predicted = seconds_of([&] { call.run(); });
+    }
+    if (predicted > budget) {
+        v.skip = over_budget(predicted, budget);
+        return v;
+    }
+    p.first_ids();
+    AotCall(k, p.inputs(), p.output()).run();
+    v.max_abs_err = p.max_abs_err();
+    if (v.max_abs_err > p.tolerance()) {
+        v.skip = fmt::format("MISMATCH against halogen:{}: max|err| {:.3g}", c.reference, v.max_abs_err);
+    }
+    return v;
+}
+
+void time_variant(benchmark::State &state, const std::string &name, const BenchCase &c, const std::string &variant,
+                  int threads, bool slow, double budget) {
+    static std::map<std::string, Verdict> verdicts;
+    const AotKernel *k = find_aot_kernel(c.family, variant);
+    if (!k) return state.SkipWithError("not built");
+    try {
+        PreparedCase &p = prepared(c);
+        halide_set_num_threads(threads);
+        auto it = verdicts.find(name);
+        if (it == verdicts.end()) it = verdicts.emplace(name, look_at_variant(c, *k, p, budget)).first;
+        if (!it->second.skip.empty()) return state.SkipWithError(it->second.skip.c_str());
+        AotCall call(*k, p.inputs(), p.output());
+        for (auto _ : state) {
+            p.next_ids();
+            call.run();
+            if (slow) call.run();
+        }
+        set_counters(state, c, threads, it->second.max_abs_err, aot_kernel_count(*k));
+    } catch (const std::exception &e) {
+        state.SkipWithError(fmt::format("failed: {}", e.what()).c_str());
+    }
+}
+
+// ---- peers
+
+// A peer's operations on a case at a thread count, made once, each run once in order on id set 0
+// and checked when it writes the output.
+struct PeerOps {
+    std::vector<PeerOp> ops;
+    std::vector<Verdict> verdicts;
+};
+
+PeerOps &peer_ops(const BenchCase &c, const Peer &peer, int threads, double budget) {
+    static std::map<std::string, PeerOps> cache;
+    const std::string key = fmt::format("{}/{}/{}", c.name, peer.name, threads);
+    auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+    PreparedCase &p = prepared(c);
+    peer.set_threads(threads);
+    PeerOps made;
+    made.ops = peer.ops(PeerCase{c.family, p.inputs(), p.output()});
+    p.first_ids();
+    for (PeerOp &op : made.ops) {
+        Verdict v;
+        const double once = seconds_of(op.run);
+        if (once > budget) v.skip = over_budget(once, budget);
+        if (op.writes_output) {
+            v.max_abs_err = p.max_abs_err();
+            if (v.max_abs_err > p.tolerance()) {
+                v.skip = fmt::format("MISMATCH against halogen:{}: max|err| {:.3g}", c.reference, v.max_abs_err);
+            }
+        }
+        made.verdicts.push_back(v);
+    }
+    return cache.emplace(key, std::move(made)).first->second;
+}
+
+void time_peer_op(benchmark::State &state, const BenchCase &c, const Peer &peer, const std::string &op_name,
+                  int threads, bool slow, double budget) {
+    try {
+        PeerOps &made = peer_ops(c, peer, threads, budget);
+        std::size_t k = 0;
+        while (k < made.ops.size() && made.ops[k].name != op_name) ++k;
+        if (k == made.ops.size()) return state.SkipWithError("the peer made no such operation for this case");
+        if (!made.verdicts[k].skip.empty()) return state.SkipWithError(made.verdicts[k].skip.c_str());
+        PreparedCase &p = prepared(c);
+        peer.set_threads(threads);
+        const PeerOp &op = made.ops[k];
+        for (auto _ : state) {
+            p.next_ids();
+            op.run();
+            if (slow) op.run();
+        }
+        set_counters(state, c, threads, made.verdicts[k].max_abs_err, 0, op.bytes, op.flops);
+    } catch (const std::exception &e) {
+        state.SkipWithError(fmt::format("failed: {}", e.what()).c_str());
+    }
+}
+
+// ---- registration
+
+void register_all(const Options &o) {
+    const std::regex slow_re(o.slow_down.empty() ? "$^" : o.slow_down);
+    auto add = [&](const std::string &name, std::function<void(benchmark::State &, bool)> fn) {
+        const bool slow = !o.slow_down.empty() && std::regex_search(name, slow_re);
+        benchmark::RegisterBenchmark(name.c_str(), [fn, slow](benchmark::State &s) { fn(s, slow); })
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime()
+            ->DisplayAggregatesOnly(true);
+    };
+    static const BenchCase limit_case{};   // counters of limit benchmarks are set explicitly
+    static auto cache_buffers = std::make_shared<BandwidthBuffers>(std::size_t(64) << 10);   // 2 x 256 KiB
+    static auto dram_buffers = std::make_shared<BandwidthBuffers>(std::size_t(64) << 20);    // 2 x 256 MiB
+    for (int t : o.threads) {
+        add(fmt::format("limit:fma/machine/t{}", t), [t](benchmark::State &s, bool) {
+            double flops = 0;
+            for (auto _ : s) flops = fma_peak(200000, t);
+            set_counters(s, limit_case, t, -1, 0, 0, flops);
+        });
+        const std::pair<const char *, std::shared_ptr<BandwidthBuffers>> copies[] = {{"copy-cache", cache_buffers},
+                                                                                    {"copy-dram", dram_buffers}};
+        for (const auto &[what, buf] : copies) {
+            add(fmt::format("limit:{}/machine/t{}", what, t), [t, buf = buf](benchmark::State &s, bool) {
+                for (auto _ : s) buf->copy(t);
+                set_counters(s, limit_case, t, -1, 0, buf->copy_bytes());
+            });
+        }
+        add(fmt::format("limit:stream/machine/t{}", t), [t](benchmark::State &s, bool) {
+            for (auto _ : s) dram_buffers->stream(t);
+            set_counters(s, limit_case, t, -1, 0, dram_buffers->copy_bytes());
+        });
+    }
+    static const std::vector<BenchCase> grid = benchmark_grid(o.quick);
+    static const std::vector<Peer> found = peers();
+    for (const BenchCase &c : grid) {
+        std::vector<std::pair<const Peer *, std::vector<std::string>>> peer_names;
+        for (const Peer &peer : found) peer_names.push_back({&peer, peer_op_names(peer, c.family)});
+        for (int t : o.threads) {
+            for (const std::string &v : c.variants) {
+                const std::string name = fmt::format("{}/halogen:{}/t{}", c.name, v, t);
+                add(name, [name, &c, v, t, b = o.budget_s](benchmark::State &s, bool slow) {
+                    time_variant(s, name, c, v, t, slow, b);
+                });
+            }
+            for (const auto &[peer, names] : peer_names) {
+                for (const std::string &op : names) {
+                    add(fmt::format("{}/{}:{}/t{}", c.name, peer->name, op, t),
+                        [&c, peer = peer, op, t, b = o.budget_s](benchmark::State &s, bool slow) {
+                            time_peer_op(s, c, *peer, op, t, slow, b);
+                        });
+                }
+            }
+        }
+    }
+    std::string peer_list;
+    for (const Peer &p : found) peer_list += (peer_list.empty() ? "" : ",") + p.name;
+    benchmark::AddCustomContext("peers", peer_list);
+    benchmark::AddCustomContext("halogen_commit", source_version());
+    benchmark::AddCustomContext("repetitions", std::to_string(o.repetitions));
+    benchmark::AddCustomContext("grid", o.quick ? "quick" : "full");
+}
+
+}  // namespace
+
+}  // namespace halogen::perf
+
+int main(int argc, char **argv) {
+    halogen::perf::Options o;
+    CLI::App app{"halogen_perf: halogen's kernels, peer libraries and the machine's limits, timed in one process. "
+                 "Google Benchmark's own flags (--benchmark_filter, --benchmark_out, ...) pass through."};
+    app.allow_extras();
+    app.add_flag("--quick", o.quick, "the regression subset that CI runs");
+    app.add_option("--threads", o.threads, "thread counts, each a column")->delimiter(',');
+    app.add_option("--budget", o.budget_s, "skip an implementation whose one call takes longer (seconds)");
+    app.add_option("--repetitions", o.repetitions, "repetitions of each benchmark");
+    app.add_option("--min-time", o.min_time_s, "seconds per repetition");
+    app.add_option("--slow-down", o.slow_down, "regex: matching benchmarks run their call twice (a planted regression)");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError &e) {
+        return app.exit(e);
+    }
+    // Repetitions and time per repetition go in as Google Benchmark's own flags (before the
+    // passed-through ones, which win), so that benchmark names stay "{case}/{impl}/t{threads}".
+    std::vector<std::string> rest = {fmt::format("--benchmark_repetitions={}", o.repetitions),
+                                     fmt::format("--benchmark_min_time={}", o.min_time_s)};
+    for (const std::string &r : app.remaining()) rest.push_back(r);
+    std::vector<char *> args = {argv[0]};
+    for (std::string &r : rest) args.push_back(r.data());
+    int n = int(args.size());
+    benchmark::Initialize(&n, args.data());
+    if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
+    try {
+        halogen::perf::register_all(o);
+        benchmark::RunSpecifiedBenchmarks();
+    } catch (const std::exception &e) {
+        fmt::print(stderr, "halogen_perf: {}\n", e.what());
+        return 1;
+    }
+    benchmark::Shutdown();
+    return 0;
+}

@@ -1,0 +1,32 @@
+// The benchmark grid: each case is a family at one shape, with its inputs made on first use (a
+// 2 GiB embedding table is filled only when a selected benchmark needs it) and the work one call
+// does, so that times become GB/s or GFLOP/s.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/family_inputs.h"
+
+namespace halogen::perf {
+
+struct BenchCase {
+    std::string name;                   // "embedding:V=128256,D=4096,T=16,ids=fresh", "conv2d:1x64x56x56,k=64x3x3"
+    std::string family;                 // the AOT family
+    std::string reference;              // the variant the other results are checked against
+    std::vector<std::string> variants;  // halogen variants timed on this case
+    double bytes = 0;                   // bytes one call of an O(n) implementation reads and writes
+    double flops = 0;                   // useful floating-point operations of one call (conv), else 0
+    std::function<FamilyInputs()> make; // the inputs and output shape
+    // Embedding: `id_sets` sets of T ids, one per call in turn (1: hot ids, the same rows each call;
+    // more: fresh ids, together touching more rows than the last-level cache holds).
+    int64_t id_sets = 0, vocab = 0;
+};
+
+// The grid of issue 5: the llama3-8B embedding by tokens (hot and fresh ids) and by vocabulary,
+// the norms, conv1d/2d/3d. `quick` is the regression subset that CI runs.
+std::vector<BenchCase> benchmark_grid(bool quick);
+
+}  // namespace halogen::perf

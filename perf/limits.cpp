@@ -1,0 +1,67 @@
+// The machine's limits (limits.h). Compiled for the build machine's own ISA (-march=native), as
+// the AOT kernels are (Halide's host target), so the FMA peak uses the same vector width.
+#include "perf/limits.h"
+
+#include <cstring>
+
+#include <omp.h>
+
+namespace halogen::perf {
+
+namespace {
+
+constexpr int kLanes = 16;        // one 512-bit vector of floats
+constexpr int kChains = 16;       // independent accumulators: enough to cover FMA latency x units
+typedef float Vec __attribute__((vector_size(kLanes * sizeof(float))));
+
+// One thread's share [begin, end) of n items.
+void share(std::size_t n, int part, int parts, std::size_t &begin, std::size_t &end) {
+    begin = n * std::size_t(part) / std::size_t(parts);
+    end = n * std::size_t(part + 1) / std::size_t(parts);
+}
+
+}  // namespace
+
+double fma_peak(long rounds, int threads) {
+    float sink = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : sink)
+    {
+        Vec acc[kChains], a, b;
+        for (int k = 0; k < kLanes; ++k) a[k] = 0.999f, b[k] = 0.001f;
+        for (int c = 0; c < kChains; ++c) acc[c] = a * float(c);
+        for (long r = 0; r < rounds; ++r) {
+#pragma GCC unroll 16
+            for (int c = 0; c < kChains; ++c) acc[c] = acc[c] * a + b;   // contracted to one FMA
+        }
+        Vec total = acc[0];
+        for (int c = 1; c < kChains; ++c) total += acc[c];
+        sink += total[0];
+    }
+    __asm__ volatile("" : : "x"(sink));
+    return 2.0 * kLanes * kChains * double(rounds) * threads;
+}
+
+BandwidthBuffers::BandwidthBuffers(std::size_t floats) : x_(floats, 1.0f), y_(floats, 2.0f) {}
+
+void BandwidthBuffers::copy(int threads) {
+#pragma omp parallel num_threads(threads)
+    {
+        std::size_t begin, end;
+        share(x_.size(), omp_get_thread_num(), threads, begin, end);
+        std::memcpy(y_.data() + begin, x_.data() + begin, (end - begin) * sizeof(float));
+    }
+}
+
+void BandwidthBuffers::stream(int threads) {
+    const float a = 1.0001f, b = 0.5f;
+#pragma omp parallel num_threads(threads)
+    {
+        std::size_t begin, end;
+        share(x_.size(), omp_get_thread_num(), threads, begin, end);
+        const float *x = x_.data();
+        float *y = y_.data();
+        for (std::size_t k = begin; k < end; ++k) y[k] = a * x[k] + b;
+    }
+}
+
+}  // namespace halogen::perf

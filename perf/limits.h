@@ -1,0 +1,27 @@
+// The machine's limits, measured in the same process as the kernels so that every kernel's rate can
+// be given as a fraction of them: fp32 FMA peak, copy bandwidth in cache and from DRAM, and a
+// one-pass streaming kernel (y = a * x + b). Each runs on `threads` OpenMP threads.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace halogen::perf {
+
+// Register-bound FMAs: `rounds` rounds over independent accumulators per thread. Returns the
+// floating-point operations done (2 per FMA lane).
+double fma_peak(long rounds, int threads);
+
+// Preallocated, touched buffers for the bandwidth limits.
+class BandwidthBuffers {
+public:
+    explicit BandwidthBuffers(std::size_t floats);
+    std::size_t floats() const { return x_.size(); }
+    double copy_bytes() const { return 2.0 * double(floats()) * sizeof(float); }   // read + write
+    void copy(int threads);     // y = x
+    void stream(int threads);   // y = a * x + b
+private:
+    std::vector<float> x_, y_;
+};
+
+}  // namespace halogen::perf

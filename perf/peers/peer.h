@@ -1,0 +1,56 @@
+// Peer libraries (PyTorch's C++ library, oneDNN) computing the same cases as halogen's families, in
+// the same process, so that every figure in docs/perf.md can be a ratio measured in one run.
+// A peer sets a case up once -- plans, weights in its own layout, outputs allocated and touched --
+// and then only its timed calls run; nothing on the timed path allocates.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "frontend/array.h"
+
+namespace halogen::perf {
+
+// A case in halogen's family layouts (frontend/families.cpp), every buffer dense and row-major:
+//   embedding   ids int32 [T], weight [V, D]                                  -> [T, D]
+//   layernorm   x [R, D], weight [D], bias [D]; eps 1e-5                      -> [R, D]
+//   rmsnorm     x [R, D], weight [D]; out = x / sqrt(mean(x^2) + 1e-6) * w    -> [R, D]
+//   batchnorm   x [N, C, S], mean, var, weight, bias [C]; inference, eps 1e-5 -> [N, C, S]
+//   groupnorm   x [N, 32, C/32, S], weight, bias [32, C/32]; 32 groups, eps 1e-5
+//               (the same memory as x [N, C, S] and weight [C])            -> [N, 32, C/32, S]
+//   conv1d/2d/3d x [N, C, L1..Ln], weight [K, C, 3 x n], bias [K]; stride 1, pad 1 -> [N, K, L1..Ln]
+struct PeerCase {
+    std::string family;
+    std::map<std::string, BufferRef> inputs;   // by the family's input names
+    BufferRef output;                          // preallocated and touched, in the layout above
+};
+
+// One timed operation of a peer on a case.
+struct PeerOp {
+    std::string name;              // what it is: "index_select", "conv (nchw)", "reorder dst from own layout"
+    std::function<void()> run;     // one call on preallocated memory
+    bool writes_output = false;    // after run(), PeerCase::output holds the result (it is checked)
+    // Work of one call when it differs from the case's own (a reorder moves other bytes); 0: the case's.
+    double bytes = 0, flops = 0;
+};
+
+struct Peer {
+    std::string name;                                             // "libtorch", "onednn"
+    std::function<void(int threads)> set_threads;                 // before a case's ops are made
+    std::function<std::vector<PeerOp>(const PeerCase &)> ops;     // empty: no such operation
+};
+
+// The peers found at configure time (perf/CMakeLists.txt); none when neither library is installed.
+std::vector<Peer> peers();
+
+}  // namespace halogen::perf
+
+namespace halogen::perf {
+
+// The names of the operations `peer` makes for a family (from a tiny case: they do not depend on
+// the shape), so that benchmarks can be registered before any real case is filled.
+std::vector<std::string> peer_op_names(const Peer &peer, const std::string &family);
+
+}  // namespace halogen::perf

@@ -1,0 +1,39 @@
+// A benchmark case made ready to time: its inputs, preallocated and touched outputs, the reference
+// variant's result that every other implementation is checked against, and (embedding) the id
+// sets that the timed loop cycles through.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "frontend/array.h"
+#include "perf/cases.h"
+
+namespace halogen::perf {
+
+class PreparedCase {
+public:
+    explicit PreparedCase(const BenchCase &c);   // fills inputs, runs the reference variant once
+
+    const BenchCase &spec() const { return spec_; }
+    const std::map<std::string, BufferRef> &inputs() const { return refs_; }
+    BufferRef output() { return output_.ref(); }
+
+    void first_ids();   // embedding: the ids buffer holds set 0 (the set results are checked on)
+    void next_ids();    // embedding: the next set; hot ids copy the same set, so both pay the copy
+    // Largest |output - reference| after a run on set 0 (infinite for NaN or a shape mismatch).
+    double max_abs_err() const;
+    double tolerance() const;   // what counts as the same answer
+
+private:
+    const BenchCase &spec_;
+    FamilyInputs data_;
+    std::map<std::string, BufferRef> refs_;
+    Array output_, want_, id_pool_;
+    int64_t next_set_ = 0;
+};
+
+// The prepared case, made on first use and kept for the process (cases share their tables).
+PreparedCase &prepared(const BenchCase &c);
+
+}  // namespace halogen::perf

@@ -1,0 +1,68 @@
+"""The comparison behind perf/regress: every halogen kernel of a run as ratios to references
+measured in the same run -- its fraction of the machine limit (copy, stream or FMA peak) and its
+speed relative to the best peer library -- checked against the ratios of a committed baseline.
+Ratios, not times, so that a machine that is slower all over does not read as a regression.
+"""
+
+import re
+from dataclasses import dataclass
+from typing import Dict, List, Optional
+
+from .metrics import Limits, best_peer, fraction_of_limit, speedup
+from .runs import Runs
+
+
+def ratios(runs: Runs) -> Dict[str, dict]:
+    """{"case/impl/tN vs reference": {"ratio": r, "kernel": benchmark, "reference": benchmark}};
+    higher is better (the kernel's share of the limit, or peer time / kernel time)."""
+    limits = Limits(runs)
+    out = {}
+    for r in runs.results.values():
+        if r.kind != "halogen" or not r.ok:
+            continue
+        name = f"{r.case}/{r.impl}/t{r.threads}"
+        fraction = fraction_of_limit(r, limits)
+        if fraction:
+            out[f"{name} vs limit:{fraction[1]}"] = {
+                "ratio": fraction[0], "kernel": name, "reference": f"limit:{fraction[1]}/machine/t{r.threads}"}
+        peer = best_peer(runs.of_case(r.case, r.threads))
+        if peer:
+            out[f"{name} vs {peer.impl}"] = {
+                "ratio": speedup(peer, r), "kernel": name, "reference": f"{peer.case}/{peer.impl}/t{peer.threads}"}
+    return out
+
+
+@dataclass
+class Check:
+    key: str
+    baseline: Optional[float]
+    now: Optional[float]
+    kernel: str = ""
+    reference: str = ""
+
+    @property
+    def slowdown(self) -> Optional[float]:
+        """How much worse the ratio got: 0.25 = the kernel is 25 % slower against its reference."""
+        if self.baseline is None or not self.now:
+            return None
+        return self.baseline / self.now - 1
+
+    def regressed(self, tolerance: float) -> bool:
+        return self.slowdown is not None and self.slowdown > tolerance
+
+
+def compare(baseline: Dict[str, float], now: Dict[str, dict]) -> List[Check]:
+    """One Check per ratio in either: baseline-only ones have now=None (not measured in this run,
+    e.g. a peer library missing here), run-only ones have baseline=None (new)."""
+    checks = []
+    for key in list(dict.fromkeys(list(baseline) + list(now))):
+        measured = now.get(key)
+        checks.append(Check(key, baseline.get(key), measured["ratio"] if measured else None,
+                            measured["kernel"] if measured else "", measured["reference"] if measured else ""))
+    return checks
+
+
+def filter_for(checks: List[Check]) -> str:
+    """A --benchmark_filter regex selecting exactly the kernels and references of these checks."""
+    names = sorted({c.kernel for c in checks} | {c.reference for c in checks})
+    return "^(" + "|".join(re.escape(n) for n in names) + ")(/|$)"

@@ -1,0 +1,112 @@
+"""Tests of perf/regress. The comparison itself runs on the hand-made run of test_report
+(fixtures/sample_run.json; its numbers are not measurements) with one kernel made slower in a
+copy; with HALOGEN_PERF_BINARY set, a real quick run with a planted 2x slowdown must fail and name
+the case. Standard library only.
+
+    /usr/bin/python3 -B perf/tests/test_regress.py
+    HALOGEN_PERF_BINARY=build/perf/halogen_perf /usr/bin/python3 -B perf/tests/test_regress.py
+"""
+
+import copy
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+sys.dont_write_bytecode = True
+
+from report_lib import regression  # noqa: E402
+from report_lib.runs import Runs, read_file  # noqa: E402
+
+FIXTURE = os.path.join(HERE, "fixtures", "sample_run.json")
+REGRESS = os.path.join(HERE, "..", "regress")
+BINARY = os.environ.get("HALOGEN_PERF_BINARY")
+SLOW_CASE = "rmsnorm:1x2048x4096/halogen:fused/t1"
+
+
+def ratios_of(data):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "run.json")
+        with open(path, "w") as f:
+            json.dump(data, f)
+        runs = Runs()
+        read_file(path, runs)
+    return regression.ratios(runs)
+
+
+def slowed(data, name_prefix, factor):
+    out = copy.deepcopy(data)
+    for entry in out["benchmarks"]:
+        if entry["name"].startswith(name_prefix + "/") and "real_time" in entry:
+            entry["real_time"] *= factor
+    return out
+
+
+class Comparison(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        with open(FIXTURE) as f:
+            cls.data = json.load(f)
+        cls.base = {k: v["ratio"] for k, v in ratios_of(cls.data).items()}
+
+    def test_the_same_run_passes(self):
+        checks = regression.compare(self.base, ratios_of(self.data))
+        self.assertTrue(checks)
+        self.assertFalse([c.key for c in checks if c.regressed(0.25)])
+
+    def test_a_kernel_twice_as_slow_is_named(self):
+        checks = regression.compare(self.base, ratios_of(slowed(self.data, SLOW_CASE, 2.0)))
+        bad = sorted({c.kernel for c in checks if c.regressed(0.25)})
+        self.assertEqual(bad, [SLOW_CASE])
+        worst = max(c.slowdown for c in checks if c.regressed(0.25))
+        self.assertAlmostEqual(worst, 1.0, places=6)
+
+    def test_within_tolerance_is_not_a_regression(self):
+        checks = regression.compare(self.base, ratios_of(slowed(self.data, SLOW_CASE, 1.2)))
+        self.assertFalse([c.key for c in checks if c.regressed(0.25)])
+
+    def test_a_slower_reference_is_not_a_faster_kernel_gone_wrong(self):
+        # The stream limit measured 2x slower: the kernel's share of it doubles, nothing regresses.
+        checks = regression.compare(self.base, ratios_of(slowed(self.data, "limit:stream/machine/t1", 2.0)))
+        self.assertFalse([c.key for c in checks if c.regressed(0.25)])
+        better = [c for c in checks if c.reference == "limit:stream/machine/t1" and c.slowdown is not None]
+        self.assertTrue(better)
+        self.assertTrue(all(c.slowdown < -0.4 for c in better))
+
+    def test_missing_and_new_ratios_are_listed_not_failed(self):
+        base = dict(self.base)
+        base["gone/halogen:x/t1 vs limit:fma"] = 1.0
+        checks = regression.compare(base, ratios_of(self.data))
+        gone = [c for c in checks if c.key.startswith("gone/")]
+        self.assertEqual(len(gone), 1)
+        self.assertIsNone(gone[0].now)
+        self.assertFalse(gone[0].regressed(0.25))
+
+    def test_filter_selects_kernel_and_reference_only(self):
+        checks = [c for c in regression.compare(self.base, ratios_of(self.data)) if c.kernel == SLOW_CASE]
+        pattern = regression.filter_for(checks)
+        import re
+        self.assertTrue(re.search(pattern, SLOW_CASE + "/real_time"))
+        self.assertTrue(re.search(pattern, "limit:stream/machine/t1"))
+        self.assertFalse(re.search(pattern, "rmsnorm:1x2048x4096/halogen:fused/t2"))
+        self.assertFalse(re.search(pattern, "limit:stream/machine/t2"))
+
+
+@unittest.skipUnless(BINARY, "HALOGEN_PERF_BINARY is not set")
+class PlantedSlowdown(unittest.TestCase):
+    def test_quick_run_with_a_kernel_made_twice_as_slow_fails_naming_it(self):
+        done = subprocess.run([sys.executable, "-B", REGRESS, "--binary", BINARY, "--slow-down",
+                               "^" + SLOW_CASE + "$"],
+                              capture_output=True, text=True)
+        self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+        named = [line for line in done.stdout.splitlines() if line.startswith("perf/regress: REGRESSION")]
+        self.assertTrue(named, done.stdout)
+        self.assertTrue(all(SLOW_CASE in line for line in named), named)
+
+
+if __name__ == "__main__":
+    unittest.main()
