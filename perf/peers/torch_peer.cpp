@@ -1,0 +1,191 @@
+// The PyTorch C++ peer (libtorch 1.13): every family's case computed by the ATen operator a PyTorch
+// user would call, on tensors that wrap the case's buffers (at::from_blob: no copies). Views and
+// temporaries are made once, when the ops are; a timed call only runs operators, in InferenceMode.
+//
+// Where 1.13 has a real out= kernel (index_select, the element-wise and reduction ops of the
+// RMSNorm composite) the result is written straight into the case's output and a call allocates no
+// tensor memory. LayerNorm, GroupNorm and convolution only have generated out= wrappers, which run
+// the functional operator and copy its result into `out`; batch norm's out= variant has no CPU
+// kernel in 1.13, so it is the functional operator plus a copy. Those ops say "(allocates)": their
+// time includes a fresh result and its copy, page faults when the result is over glibc's 32 MiB mmap
+// threshold (mapped anew on every call), and for convolution (oneDNN underneath) the reorders of x,
+// weights and result between the plain and the blocked layouts.
+#include "perf/peers/torch_peer.h"
+
+#include <memory>
+
+#include <ATen/Parallel.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/add.h>
+#include <ATen/ops/batch_norm.h>
+#include <ATen/ops/convolution.h>
+#include <ATen/ops/div.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/from_blob.h>
+#include <ATen/ops/full.h>
+#include <ATen/ops/index_select.h>
+#include <ATen/ops/mul.h>
+#include <ATen/ops/native_group_norm.h>
+#include <ATen/ops/native_layer_norm.h>
+#include <ATen/ops/rsqrt.h>
+#include <ATen/ops/sum.h>
+#include <c10/core/InferenceMode.h>
+#include <c10/util/Exception.h>
+#include <fmt/format.h>
+
+#include "frontend/errors.h"
+
+namespace halogen::perf {
+
+namespace {
+
+constexpr int64_t kGroups = 32;   // GroupNorm's group count in the family
+
+const BufferRef &buffer(const PeerCase &c, const std::string &name) {
+    auto it = c.inputs.find(name);
+    if (it == c.inputs.end()) throw BufferError(fmt::format("libtorch {}: input '{}' is missing", c.family, name));
+    return it->second;
+}
+
+// A tensor over a caller's buffer, in the buffer's shape or in `shape`, a free view of the same
+// dense memory (it must have the same element count).
+at::Tensor wrap(const BufferRef &b, const std::vector<int64_t> &shape) {
+    if (b.dtype != DType::Float32 && b.dtype != DType::Int32) {
+        throw DTypeError(fmt::format("libtorch: a {} buffer; the cases use float32 and int32", dtype_name(b.dtype)));
+    }
+    int64_t have = 1, want = 1;
+    for (int64_t e : b.shape) have *= e;
+    for (int64_t e : shape) want *= e;
+    if (have != want) throw ShapeError(fmt::format("libtorch: cannot view a {} buffer as {}", dims_str(b.shape), dims_str(shape)));
+    return at::from_blob(b.data, shape, at::TensorOptions().dtype(b.dtype == DType::Int32 ? at::kInt : at::kFloat));
+}
+at::Tensor wrap(const BufferRef &b) { return wrap(b, b.shape); }
+
+at::Tensor floats(std::vector<int64_t> shape) { return at::empty(shape, at::TensorOptions().dtype(at::kFloat)); }
+
+// One op: `body` runs on preallocated tensors and writes PeerCase::output; a torch error becomes a
+// halogen::Error naming the op and the case's shapes.
+PeerOp op(const PeerCase &c, std::string name, std::function<void()> body) {
+    std::string shapes = "out " + dims_str(c.output.shape);
+    for (const auto &[n, b] : c.inputs) shapes += ", " + n + " " + dims_str(b.shape);
+    auto run = [label = fmt::format("libtorch {} '{}' on {}", c.family, name, shapes), body = std::move(body)] {
+        try {
+            c10::InferenceMode inference;   // no autograd bookkeeping, as a deployed model runs
+            body();
+        } catch (const c10::Error &e) {
+            throw Error(fmt::format("{}: {}", label, e.what_without_backtrace()));
+        }
+    };
+    PeerOp o;
+    o.name = std::move(name);
+    o.run = std::move(run);
+    o.writes_output = true;
+    return o;
+}
+
+std::vector<PeerOp> embedding(const PeerCase &c) {
+    // index_select takes int32 indices on CPU: the ids are used as they are.
+    auto ids = wrap(buffer(c, "ids")), weight = wrap(buffer(c, "weight")), out = wrap(c.output);
+    return {op(c, "index_select", [=]() mutable { at::index_select_out(out, weight, 0, ids); })};
+}
+
+std::vector<PeerOp> layernorm(const PeerCase &c) {
+    struct State { at::Tensor x, w, b, out, mean, rstd; };
+    auto s = std::make_shared<State>();
+    s->x = wrap(buffer(c, "x")), s->w = wrap(buffer(c, "weight")), s->b = wrap(buffer(c, "bias"));
+    s->out = wrap(c.output);
+    s->mean = floats({s->x.size(0), 1}), s->rstd = floats({s->x.size(0), 1});
+    return {op(c, "native_layer_norm (allocates)", [s] {
+        at::native_layer_norm_out(s->out, s->mean, s->rstd, s->x, {s->x.size(1)}, s->w, s->b, 1e-5);
+    })};
+}
+
+std::vector<PeerOp> rmsnorm(const PeerCase &c) {
+    struct State { at::Tensor x, w, out, squares, scale, count, eps; };
+    auto s = std::make_shared<State>();
+    s->x = wrap(buffer(c, "x")), s->w = wrap(buffer(c, "weight")), s->out = wrap(c.output);
+    s->squares = floats(s->x.sizes().vec()), s->scale = floats({s->x.size(0), 1});
+    // Scalars as preallocated 0-dim tensors: an at::Scalar operand is wrapped in a fresh tensor per call.
+    s->count = at::full({}, double(s->x.size(1)), at::kFloat), s->eps = at::full({}, 1e-6, at::kFloat);
+    return {op(c, "rmsnorm composite", [s] {
+        // x * rsqrt(mean(x * x, -1, keepdim) + 1e-6) * w, every step into preallocated memory. The mean
+        // is sum_out then a division, which is what mean_out does on CPU, minus its scalar allocations.
+        at::mul_out(s->squares, s->x, s->x);
+        at::sum_out(s->scale, s->squares, {-1}, /*keepdim=*/true);
+        at::div_out(s->scale, s->scale, s->count);
+        at::add_out(s->scale, s->scale, s->eps);
+        at::rsqrt_out(s->scale, s->scale);
+        at::mul_out(s->out, s->x, s->scale);
+        at::mul_out(s->out, s->out, s->w);
+    })};
+}
+
+std::vector<PeerOp> batchnorm(const PeerCase &c) {
+    struct State { at::Tensor x, mean, var, w, b, out; };
+    auto s = std::make_shared<State>();
+    s->x = wrap(buffer(c, "x")), s->out = wrap(c.output);
+    s->mean = wrap(buffer(c, "mean")), s->var = wrap(buffer(c, "var"));
+    s->w = wrap(buffer(c, "weight")), s->b = wrap(buffer(c, "bias"));
+    return {op(c, "batch_norm (allocates)", [s] {
+        s->out.copy_(at::batch_norm(s->x, s->w, s->b, s->mean, s->var, /*training=*/false, 0.1, 1e-5,
+                                    /*cudnn_enabled=*/false));
+    })};
+}
+
+std::vector<PeerOp> groupnorm(const PeerCase &c) {
+    // The family's x [N, 32, C/32, S] is the same memory as x [N, C, S]; weight [32, C/32] as [C].
+    const auto &xb = buffer(c, "x");
+    if (xb.shape.size() != 4 || xb.shape[1] != kGroups) {
+        throw ShapeError(fmt::format("libtorch groupnorm: x {} is not [N, 32, C/32, S]", dims_str(xb.shape)));
+    }
+    const int64_t N = xb.shape[0], C = kGroups * xb.shape[2], S = xb.shape[3];
+    struct State { at::Tensor x, w, b, out, mean, rstd; };
+    auto s = std::make_shared<State>();
+    s->x = wrap(xb, {N, C, S}), s->out = wrap(c.output, {N, C, S});
+    s->w = wrap(buffer(c, "weight"), {C}), s->b = wrap(buffer(c, "bias"), {C});
+    s->mean = floats({N, kGroups}), s->rstd = floats({N, kGroups});
+    return {op(c, "native_group_norm (allocates)", [s, N, C, S] {
+        at::native_group_norm_out(s->out, s->mean, s->rstd, s->x, s->w, s->b, N, C, S, kGroups, 1e-5);
+    })};
+}
+
+std::vector<PeerOp> conv(const PeerCase &c, int rank) {
+    struct State { at::Tensor x, w, b, out; std::vector<int64_t> ones, zeros; };
+    auto s = std::make_shared<State>();
+    s->x = wrap(buffer(c, "x")), s->w = wrap(buffer(c, "weight")), s->b = wrap(buffer(c, "bias"));
+    s->out = wrap(c.output);
+    s->ones.assign(rank, 1), s->zeros.assign(rank, 0);
+    return {op(c, "convolution (allocates)", [s] {
+        // stride 1, pad 1, dilation 1, not transposed, 1 group
+        at::convolution_out(s->out, s->x, s->w, s->b, s->ones, s->ones, s->ones, false, s->zeros, 1);
+    })};
+}
+
+}  // namespace
+
+Peer torch_peer() {
+    Peer p;
+    p.name = "libtorch";
+    // Intra-op threads only: these operators use no inter-op pool, and libtorch refuses to size that
+    // pool a second time.
+    p.set_threads = [](int threads) { at::set_num_threads(threads); };
+    p.ops = [](const PeerCase &c) -> std::vector<PeerOp> {
+        try {
+            c10::InferenceMode inference;   // the tensors are inference tensors: no version counters
+            if (c.family == "embedding") return embedding(c);
+            if (c.family == "layernorm") return layernorm(c);
+            if (c.family == "rmsnorm") return rmsnorm(c);
+            if (c.family == "batchnorm") return batchnorm(c);
+            if (c.family == "groupnorm") return groupnorm(c);
+            if (c.family == "conv1d") return conv(c, 1);
+            if (c.family == "conv2d") return conv(c, 2);
+            if (c.family == "conv3d") return conv(c, 3);
+            return {};
+        } catch (const c10::Error &e) {
+            throw Error(fmt::format("libtorch {}: setting up the case failed: {}", c.family, e.what_without_backtrace()));
+        }
+    };
+    return p;
+}
+
+}  // namespace halogen::perf
