@@ -65,12 +65,16 @@ Expr max_nan(const Expr &a, const Expr &b) {
 // A float32 reduce_max accumulates int32 keys instead: ordered as the floats are (-0 below +0), with
 // every NaN mapped to the largest key, so that the update is a plain int max -- a NaN, once met,
 // stays; Halide still proves the update associative (rfactor, atomic vector reductions) and
-// vectorizes it; and the loop-carried work is one integer max. Readers decode the key.
+// vectorizes it; and the loop-carried work is one integer max. A last update turns each key back
+// into the float's bits, so that a reader needs one reinterpret of one load (a decode at every
+// reader would load the key twice, and Halide 14 then drops the GuardWithIf tail of a vectorized
+// consumer such as where(b, x, max) and writes a whole vector past the end of its output).
 Expr max_key(const Expr &x) {
     Expr b = Halide::reinterpret(Halide::Int(32), x);
     return Halide::select(is_nan_bits(x), Halide::Int(32).max(), b ^ ((b >> 31) & 0x7fffffff));
 }
-Expr from_max_key(const Expr &k) { return Halide::reinterpret(Halide::Float(32), k ^ ((k >> 31) & 0x7fffffff)); }
+Expr key_to_bits(const Expr &k) { return k ^ ((k >> 31) & 0x7fffffff); }   // its own inverse
+Expr from_bits(const Expr &bits) { return Halide::reinterpret(Halide::Float(32), bits); }
 // max_key(-inf): 0xff800000 ^ 0x7fffffff, the init of a float32 reduce_max (an empty one gives -inf).
 constexpr int32_t kMinusInfKey = std::numeric_limits<int32_t>::min() + 0x7fffff;
 
@@ -80,7 +84,7 @@ public:
 
     void define(const Node &n, bool read_from_buffer);
     void constrain_output();
-    // Whether n's Func holds max_key()s (a float32 reduce_max computed here), read through from_max_key.
+    // Whether n's Func holds a float's bits as int32 (a float32 reduce_max computed here), read through from_bits.
     bool keyed(const Node *n) const { return keyed_.count(n) > 0; }
 
 private:
@@ -137,7 +141,7 @@ private:
     Expr call(const Tensor &t, std::vector<Expr> idx) {
         std::reverse(idx.begin(), idx.end());
         Expr v = lg_.funcs.at(t.get())(idx);
-        return keyed(t.get()) ? from_max_key(v) : v;
+        return keyed(t.get()) ? from_bits(v) : v;
     }
     std::vector<Expr> pure_index(std::size_t rank) { return {lg_.vars.begin(), lg_.vars.begin() + rank}; }
 
@@ -261,6 +265,7 @@ void Lowerer::reduction(const Node &n, Func &f, const std::vector<Var> &args) {
     } else if (t.is_float()) {
         f(args) = Expr(kMinusInfKey);
         f(args) = Halide::max(f(args), max_key(value));
+        f(args) = key_to_bits(f(args));
         keyed_.insert(&n);
     } else {
         f(args) = t.min();
@@ -366,7 +371,7 @@ LoweredGraph lower(const Graph &g, const Group &grp, const ExternalInputs *ext) 
         // which faults on caller memory that is not 64-byte aligned; Halide's own allocations are.)
         Func copy(lg.out.name() + "_out");
         auto args = args_of(lg.vars, lg.output->shape.size());
-        copy(args) = lw.keyed(lg.output) ? from_max_key(lg.out(args)) : lg.out(args);
+        copy(args) = lw.keyed(lg.output) ? from_bits(lg.out(args)) : lg.out(args);
         lg.out = copy;
     }
     for (const auto &[name, p] : lg.inputs) {

@@ -236,5 +236,19 @@ TEST(FuzzRegressions, ReduceMaxRowsMixingInfAndNaN) {
     for (int64_t r = 0; r < 3; ++r) EXPECT_EQ(none[0].get(r), -kInf) << "empty row " << r;
 }
 
+// Found by the CI batch once the generator fed NaN to max again (`halogen_fuzz --seed 100
+// --graphs 50`, seed 110, strategy simd), shrunk from 11 to 4 nodes; no NaN in it. A first version
+// of the reduce_max above decoded its int32 key at every reader, which loads the key twice: the
+// where's vectorized GuardWithIf tail (129 = 8 x 16 + 1) then vanished in Halide 14's lowering and
+// the kernel wrote a whole vector past the end of its output. The key is now decoded by the
+// reduction itself, and a reader loads it once.
+TEST(FuzzRegressions, WhereOfReduceMaxKeepsItsVectorTail) {
+    expect_every_strategy_matches(R"({"seed": 110, "bindings": {}, "outputs": [8], "nodes": [
+        {"dtype": "float32", "id": 0, "name": "x0", "op": "input", "shape": [2, 2, 129]},
+        {"dtype": "bool", "id": 5, "name": "b1", "op": "input", "shape": [1]},
+        {"axes": [1], "id": 7, "inputs": [0], "op": "reduce_max"},
+        {"id": 8, "inputs": [5, 0, 7], "op": "where"}]})");
+}
+
 }  // namespace
 }  // namespace halogen::fuzz
