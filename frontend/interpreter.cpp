@@ -69,13 +69,17 @@ double unary(const Node &n, DType in, double a) {
     throw GraphError(fmt::format("interpreter: {} is not a unary op", n.label()));
 }
 
+// max as ops.h defines it: a NaN in either operand is the result (PyTorch's semantics; a plain
+// `a > b ? a : b` would drop a NaN in `a`).
+double max_nan(double a, double b) { return std::isnan(a) ? a : std::isnan(b) ? b : a > b ? a : b; }
+
 double binary(const Node &n, DType in, double a, double b) {
     const bool f = is_float(in);
     const auto ia = int64_t(a), ib = int64_t(b);
     switch (n.op) {
     case Op::Add: return f ? double(float(a) + float(b)) : wrap(ia + ib);
     case Op::Mul: return f ? double(float(a) * float(b)) : wrap(ia * ib);
-    case Op::Max: return a > b ? a : b;
+    case Op::Max: return max_nan(a, b);
     case Op::IDiv: return wrap(floor_div(ia, ib));
     case Op::Mod: return wrap(floor_mod(ia, ib));
     case Op::And: return wrap(ia & ib);
@@ -157,7 +161,7 @@ Array eval(const Node &n, const std::vector<const Array *> &in, const Index &sha
             for (std::size_t k = 0; k < i.size(); ++k) o[k] = shape[k] == 1 ? 0 : i[k];
             double &a = acc[linear(o, shape)];
             double v = in[0]->get(lin);
-            a = is_sum ? a + v : (v > a ? v : a);
+            a = is_sum ? a + v : max_nan(v, a);   // a NaN, once met, stays
         });
         for (int64_t k = 0; k < size; ++k) {
             out.set(k, is_sum && !is_float(n.dtype) ? wrap(int64_t(acc[k])) : acc[k]);

@@ -24,7 +24,8 @@ enum class Op {
     // Binary (operands of equal shape and dtype)
     Add,              // out[i] = a[i] + b[i]
     Mul,              // out[i] = a[i] * b[i]
-    Max,              // out[i] = a[i] > b[i] ? a[i] : b[i]
+    Max,              // out[i] = isnan(a[i]) ? a[i] : isnan(b[i]) ? b[i] : a[i] > b[i] ? a[i] : b[i]
+                      //   (NaN propagates, as in PyTorch; the sign of a zero result is unspecified)
     IDiv,             // out[i] = floor_div(a[i], b[i])  int32, Euclidean (remainder >= 0), x/0 = 0
     Mod,              // out[i] = a[i] - b[i] * floor_div(a[i], b[i])  int32, in [0, |b|), x%0 = 0
     And,              // out[i] = a[i] & b[i]      (bool or int32)
@@ -39,6 +40,7 @@ enum class Op {
     // Reductions over chosen axes; reduced axes are kept with extent 1
     ReduceSum,        // out[i] = sum over the axes of a[...]     (0 when the axes are empty)
     ReduceMax,        // out[i] = max over the axes of a[...]     (lowest value when empty)
+                      //   NaN when any of them is NaN, whatever its position (as Max, as PyTorch)
     // Views: change indexing, never copy
     Reshape,          // out[i] = a[unflatten(flatten(i, out.shape), a.shape)]
     Permute,          // out[i] = a[j] where j[perm[k]] = i[k]

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -48,16 +49,48 @@ Expr index_within(const Expr &i, const Expr &extent) {
     return Halide::unsafe_promise_clamped(Halide::clamp(i, 0, Halide::max(extent - 1, 0)), 0, extent - 1);
 }
 
+// ---- NaN in max (frontend/ops.h: a NaN operand makes max NaN, a NaN in a row its reduce_max) ----
+// Halide compiles with fast-math flags that assume no NaN: its float max may keep or drop a NaN
+// depending on operand order and vectorization (x86 maxps returns its second operand), and a float
+// compare such as is_nan is folded away. A NaN is therefore recognized on its bits.
+
+// True where the float32 x is a NaN: exponent all ones, mantissa not zero.
+Expr is_nan_bits(const Expr &x) { return (Halide::reinterpret(Halide::Int(32), x) & 0x7fffffff) > 0x7f800000; }
+
+// Binary max of float32s: a NaN operand is the result, else Halide's max.
+Expr max_nan(const Expr &a, const Expr &b) {
+    return Halide::select(is_nan_bits(a), a, is_nan_bits(b), b, Halide::max(a, b));
+}
+
+// A float32 reduce_max accumulates int32 keys instead: ordered as the floats are (-0 below +0), with
+// every NaN mapped to the largest key, so that the update is a plain int max -- a NaN, once met,
+// stays; Halide still proves the update associative (rfactor, atomic vector reductions) and
+// vectorizes it; and the loop-carried work is one integer max. A last update turns each key back
+// into the float's bits, so that a reader needs one reinterpret of one load (a decode at every
+// reader would load the key twice, and Halide 14 then drops the GuardWithIf tail of a vectorized
+// consumer such as where(b, x, max) and writes a whole vector past the end of its output).
+Expr max_key(const Expr &x) {
+    Expr b = Halide::reinterpret(Halide::Int(32), x);
+    return Halide::select(is_nan_bits(x), Halide::Int(32).max(), b ^ ((b >> 31) & 0x7fffffff));
+}
+Expr key_to_bits(const Expr &k) { return k ^ ((k >> 31) & 0x7fffffff); }   // its own inverse
+Expr from_bits(const Expr &bits) { return Halide::reinterpret(Halide::Float(32), bits); }
+// max_key(-inf): 0xff800000 ^ 0x7fffffff, the init of a float32 reduce_max (an empty one gives -inf).
+constexpr int32_t kMinusInfKey = std::numeric_limits<int32_t>::min() + 0x7fffff;
+
 class Lowerer {
 public:
     Lowerer(LoweredGraph &lg, const ExternalInputs *ext) : lg_(lg), ext_(ext) {}
 
     void define(const Node &n, bool read_from_buffer);
     void constrain_output();
+    // Whether n's Func holds a float's bits as int32 (a float32 reduce_max computed here), read through from_bits.
+    bool keyed(const Node *n) const { return keyed_.count(n) > 0; }
 
 private:
     LoweredGraph &lg_;
     const ExternalInputs *ext_;
+    std::unordered_set<const Node *> keyed_;
 
     // A dim as an int32 expression of the symbolic-dim Params (or of the caller's expressions).
     Expr dim(const Dim &d) {
@@ -107,7 +140,8 @@ private:
 
     Expr call(const Tensor &t, std::vector<Expr> idx) {
         std::reverse(idx.begin(), idx.end());
-        return lg_.funcs.at(t.get())(idx);
+        Expr v = lg_.funcs.at(t.get())(idx);
+        return keyed(t.get()) ? from_bits(v) : v;
     }
     std::vector<Expr> pure_index(std::size_t rank) { return {lg_.vars.begin(), lg_.vars.begin() + rank}; }
 
@@ -129,10 +163,7 @@ Expr Lowerer::elementwise(const Node &n, const std::vector<Expr> &in) {
     // Halide's pow(2, x) (its own polynomial, fast-math) returns 0 for NaN; exp2f gives NaN.
     // The NaN is passed through, recognized on its bits: a float compare (is_nan) is folded
     // away under the no-NaN fast-math flags Halide compiles with.
-    case Op::Exp2: {
-        Expr bits = Halide::reinterpret(Halide::Int(32), in[0]) & 0x7fffffff;
-        return Halide::select(bits > 0x7f800000, in[0], Halide::pow(2.0f, in[0]));
-    }
+    case Op::Exp2: return Halide::select(is_nan_bits(in[0]), in[0], Halide::pow(2.0f, in[0]));
     case Op::Log2: return Halide::log(in[0]) * float(1.0 / std::log(2.0));
     case Op::Sin: return Halide::sin(in[0]);
     case Op::Not: return logic ? !in[0] : ~in[0];
@@ -141,7 +172,7 @@ Expr Lowerer::elementwise(const Node &n, const std::vector<Expr> &in) {
         return Halide::cast(halide_type(n.dtype), in[0]);
     case Op::Add: return in[0] + in[1];
     case Op::Mul: return in[0] * in[1];
-    case Op::Max: return Halide::max(in[0], in[1]);
+    case Op::Max: return t == DType::Float32 ? max_nan(in[0], in[1]) : Halide::max(in[0], in[1]);
     case Op::IDiv: return in[0] / in[1];   // Halide's int division is Euclidean, x/0 == 0
     case Op::Mod: return in[0] % in[1];    // remainder in [0, |b|), x%0 == 0
     case Op::And: return logic ? (in[0] && in[1]) : (in[0] & in[1]);
@@ -231,9 +262,13 @@ void Lowerer::reduction(const Node &n, Func &f, const std::vector<Var> &args) {
     if (n.op == Op::ReduceSum) {
         f(args) = Halide::Internal::make_zero(t);
         f(args) = f(args) + value;
+    } else if (t.is_float()) {
+        f(args) = Expr(kMinusInfKey);
+        f(args) = Halide::max(f(args), max_key(value));
+        f(args) = key_to_bits(f(args));
+        keyed_.insert(&n);
     } else {
-        Expr lowest = t.is_float() ? Expr(-std::numeric_limits<float>::infinity()) : t.min();
-        f(args) = lowest;
+        f(args) = t.min();
         f(args) = Halide::max(f(args), value);
     }
 }
@@ -336,7 +371,7 @@ LoweredGraph lower(const Graph &g, const Group &grp, const ExternalInputs *ext) 
         // which faults on caller memory that is not 64-byte aligned; Halide's own allocations are.)
         Func copy(lg.out.name() + "_out");
         auto args = args_of(lg.vars, lg.output->shape.size());
-        copy(args) = lg.out(args);
+        copy(args) = lw.keyed(lg.output) ? from_bits(lg.out(args)) : lg.out(args);
         lg.out = copy;
     }
     for (const auto &[name, p] : lg.inputs) {

@@ -1,6 +1,9 @@
 // Lowering: a graph with one output becomes one Halide pipeline. Every node is a Func over pure
 // Vars (halogen axis k is Halide dimension rank-1-k, so the last axis is innermost); elementwise
-// and view nodes are pure definitions, reductions are an init plus an update over an RDom.
+// and view nodes are pure definitions, reductions are an init plus an update over an RDom (a
+// float32 reduce_max accumulates int32 keys, so that a NaN propagates under Halide's fast-math, and
+// a second update turns them back into the floats' bits: its Func is the only one whose type is not
+// its node's, int32, and its readers in the pipeline reinterpret it).
 // Graph inputs become ImageParams and symbolic dims int32 Params. When the output node is a
 // reduction, the pipeline's output is a pure copy of it, so no accumulator lives in caller memory.
 // Nothing is scheduled here:

@@ -56,6 +56,9 @@ void vectorize_reduction(Halide::Func f, const Halide::LoopLevel &at, int width)
     partial.update(0).split(v, vo, vi, width).vectorize(vi).unroll(vo);   // kAccumulators vectors
     // The partial sums folded with one vector reduction (a shuffle tree), not 64 scalar adds.
     f.update(0).atomic().vectorize(ri);
+    // A float reduce_max's last update turns its key back into float bits (halide_gen/lower.cpp):
+    // one value per row here, left as it is.
+    for (int k = 1; k < f.num_update_definitions(); ++k) f.update(k).unscheduled();
 }
 
 }  // namespace

@@ -72,7 +72,10 @@ void simd(LoweredGraph &lg, const Halide::Target &target) {
         if (level != rank || rank == 0 || r == 0 || node->shape[r - 1] == Dim(1)) continue;
         const int width = vector_width(target, node->dtype);
         f.vectorize(lg.vars[r - 1], width, Halide::TailStrategy::GuardWithIf);
-        f.update(0).vectorize(lg.vars[r - 1], width, Halide::TailStrategy::GuardWithIf);
+        // Every update: a float reduce_max has a second one (its decode, halide_gen/lower.cpp).
+        for (int u = 0; u < f.num_update_definitions(); ++u) {
+            f.update(u).vectorize(lg.vars[r - 1], width, Halide::TailStrategy::GuardWithIf);
+        }
     }
 }
 

@@ -439,6 +439,25 @@ TEST(Interpreter, ReduceMaxAllNegative) {
     expect_array(interpret(reduce_max(a, {0}), {{"a", make(F32, {3}, {-5, -2, -9})}}), F32, {1}, {-2});
 }
 
+// ops.h: max is NaN when either operand is NaN; reduce_max is NaN when any element of the row is,
+// first, in the middle or last (a plain `v > acc ? v : acc` skips a NaN met after a number).
+TEST(Interpreter, MaxPropagatesNaN) {
+    Tensor x = input("x", F32, {6}), y = input("y", F32, {6});
+    Inputs in = {{"x", make(F32, {6}, {NAN, 1, NAN, -kInf, kInf, -kInf})},
+                 {"y", make(F32, {6}, {1, NAN, NAN, NAN, NAN, kInf})}};
+    expect_array(interpret(maximum(x, y), in), F32, {6}, {NAN, NAN, NAN, NAN, NAN, kInf});
+    expect_array(interpret(maximum(y, x), in), F32, {6}, {NAN, NAN, NAN, NAN, NAN, kInf});
+}
+
+TEST(Interpreter, ReduceMaxPropagatesNaN) {
+    Tensor a = input("a", F32, {6, 3});
+    Inputs in = {{"a", make(F32, {6, 3}, {NAN, 1, 2,  1, NAN, 2,  1, 2, NAN,  -kInf, kInf, -kInf,  kInf, NAN, -kInf,
+                                          -kInf, -kInf, -kInf})}};
+    expect_array(interpret(reduce_max(a, {1}), in), F32, {6, 1}, {NAN, NAN, NAN, kInf, NAN, -kInf});
+    expect_array(interpret(reduce_max(a, {0}), in), F32, {1, 3}, {NAN, NAN, NAN});
+    expect_array(interpret(reduce_max(a, {0, 1}), in), F32, {1, 1}, {NAN});
+}
+
 // ---- Views ----
 
 TEST(Interpreter, ReshapeKeepsRowMajorOrder) {

@@ -139,13 +139,11 @@ private:
     // `selection`: the node only selects existing values (a max), so its bounds need no limit.
     std::optional<Val> add(json spec, const std::vector<Val> &in, bool exact, double lo, double hi,
                            bool selection = false) {
-        // NaN reaching a max is left alone: the interpreter's `a > b ? a : b` drops a NaN met
-        // after a number, while Halide's max (compiled with fast-math flags that assume no NaN)
-        // returns it. An open divergence, documented in docs/reliability.md, not exercised here.
+        // NaN may reach max and reduce_max: both propagate it (frontend/ops.h), in the
+        // interpreter and in the kernels alike.
         const std::string op = spec.at("op");
         bool nan = false;
         for (const Val &v : in) nan = nan || v.nan;
-        if (nan && (op == "max" || op == "reduce_max")) return std::nullopt;
         if ((op == "sqrt" || op == "log2") && in.at(0).lo < 0) nan = true;
         if (op == "lt" || op == "ne" || op == "eq" || op == "le" || op == "cast") nan = false;   // exact inputs only
         spec["id"] = next_id_;

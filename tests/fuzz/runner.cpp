@@ -170,9 +170,12 @@ std::optional<std::string> run_strategy(const Graph &g, const Graph &prepared, c
 }  // namespace
 
 CheckResult check_case(const FuzzCase &c, const std::optional<Strategy> &only) {
+    return check_case(c, testing::random_inputs(build_graph(c.doc), c.bindings, c.seed), only);
+}
+
+CheckResult check_case(const FuzzCase &c, const Inputs &in, const std::optional<Strategy> &only) {
     CheckResult r;
     Graph g = build_graph(c.doc);
-    const Inputs in = testing::random_inputs(g, c.bindings, c.seed);
     std::vector<Array> want;
     try {
         want = interpret(g, in, c.bindings);

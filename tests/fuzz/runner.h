@@ -39,5 +39,8 @@ struct CheckResult {
 // unfused grouping only when it changes the groups, `basic` only when it places a reduction or
 // fuses loops, else it is `none`), or only under `only` when given.
 CheckResult check_case(const FuzzCase &c, const std::optional<Strategy> &only = std::nullopt);
+// The same on the given input values instead of the seed's random ones (a regression test that
+// needs a NaN or an Inf at a chosen element).
+CheckResult check_case(const FuzzCase &c, const Inputs &inputs, const std::optional<Strategy> &only = std::nullopt);
 
 }  // namespace halogen::fuzz

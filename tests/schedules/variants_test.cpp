@@ -159,6 +159,35 @@ TEST(Variants, ConvOfAnotherGeometryRunsEveryVariantJit) {
     EXPECT_THROW(make_conv_family({1, 3, 2, 2}, {4, 5, 5}, 1, 0), ShapeError);   // window larger than the input
 }
 
+// The norms' schedules on softmax's stabilizing step x - max(x) over x [R, D] (a family named
+// "layernorm" only to pick those variants): `fused` splits the row's reduce_max, rfactors it into
+// vector partial maxima and folds them with an atomic vector reduction; the autoschedulers take it
+// as they find it. A NaN first, in the middle or last in a row must make that row's max, hence the
+// whole output row, NaN (ops.h), and leave the other rows alone.
+TEST(Variants, NormSchedulesOnRowMaxPropagateNaN) {
+    const Dim R = Dim::sym("R"), D = Dim::sym("D");
+    Tensor x = input("x", DType::Float32, {R, D});
+    Family f{"layernorm", Graph({sub(x, max(x, {-1}, true))}), {"x"}, {{"R", {"x", 0}}, {"D", {"x", 1}}},
+             "x [R, D] -> x - max(x) along D"};
+    const int64_t rows = 4, cols = 100;
+    const Bindings b = {{"R", rows}, {"D", cols}};
+    Inputs in = testing::random_inputs(f.graph, b, 31);
+    Array &xv = in.at("x");
+    xv.set(0 * cols + 0, NAN);
+    xv.set(1 * cols + 50, NAN);
+    xv.set(2 * cols + cols - 1, NAN);
+    Array want = interpret(f.graph.outputs()[0], in, b);
+    for (int64_t k = 0; k < rows * cols; ++k) ASSERT_EQ(std::isnan(want.get(k)), k < 3 * cols) << "interpreter, " << k;
+    for (const Variant &v : variants_of("layernorm")) {
+        FamilyKernel k(f, v.name, {{"R", 64}, {"D", 512}});
+        Array got(want.dtype(), want.shape());
+        BufferRefs refs;
+        for (auto &[name, a] : in) refs.emplace(name, a.ref());
+        k.run(refs, got.ref());
+        EXPECT_TRUE(arrays_near(want, got)) << v.name;   // exact: a max and a subtraction
+    }
+}
+
 TEST(Variants, UnknownNamesAreTypedErrors) {
     EXPECT_THROW(variants_of("softmax"), Error);
     EXPECT_THROW(find_variant("embedding", "fused"), Error);
