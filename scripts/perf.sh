@@ -15,4 +15,4 @@ fi
 halogen_build
 run="$HALOGEN_BUILD/perf/run.json"
 "$HALOGEN_BUILD/perf/halogen_perf" --benchmark_out="$run" --benchmark_out_format=json "$@"
-/usr/bin/python3 "$HALOGEN_ROOT/perf/report" "$run" --out "$HALOGEN_ROOT/docs/perf.md" --plots "$HALOGEN_ROOT/docs/perf"
+/usr/bin/python3 "$HALOGEN_ROOT/perf/report" "$run" --notes "$HALOGEN_ROOT/perf/notes.md" --out "$HALOGEN_ROOT/docs/perf.md" --plots "$HALOGEN_ROOT/docs/perf"

@@ -193,8 +193,9 @@ def unparsed_section(runs: Runs) -> str:
 
 
 def document(runs: Runs, limits: Limits, goals: List[Goal], plots: Dict[str, List[str]],
-             command: str, plot_note: str) -> str:
-    parts = [header(runs, command, plot_note), goals_section(goals), limits_section(runs, limits),
+             command: str, plot_note: str, notes: str = "") -> str:
+    """The whole page; `notes` (hand-written markdown about the run) goes right after the goals."""
+    parts = [header(runs, command, plot_note), goals_section(goals), notes, limits_section(runs, limits),
              embedding_section(runs, limits, plots),
              family_section(runs, limits, "norms", "Norms", "norms", plots),
              family_section(runs, limits, "conv", "Convolution", "conv", plots),
