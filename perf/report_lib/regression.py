@@ -1,6 +1,6 @@
 """The comparison behind perf/regress: every halogen kernel of a run as ratios to references
 measured in the same run -- its fraction of the machine limit (copy, stream or FMA peak) and its
-speed relative to the best peer library -- checked against the ratios of a committed baseline.
+speed relative to each peer library -- checked against the ratios of a committed baseline.
 Ratios, not times, so that a machine that is slower all over does not read as a regression.
 """
 
@@ -8,13 +8,13 @@ import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
-from .metrics import Limits, best_peer, fraction_of_limit, speedup
+from .metrics import Limits, fraction_of_limit, speedup, writes_output
 from .runs import Runs
 
 
 def ratios(runs: Runs) -> Dict[str, dict]:
     """{"case/impl/tN vs reference": {"ratio": r, "kernel": benchmark, "reference": benchmark}};
-    higher is better (the kernel's share of the limit, or peer time / kernel time)."""
+    higher is better (the kernel's share of the limit, or a peer's time / the kernel's time)."""
     limits = Limits(runs)
     out = {}
     for r in runs.results.values():
@@ -25,10 +25,12 @@ def ratios(runs: Runs) -> Dict[str, dict]:
         if fraction:
             out[f"{name} vs limit:{fraction[1]}"] = {
                 "ratio": fraction[0], "kernel": name, "reference": f"limit:{fraction[1]}/machine/t{r.threads}"}
-        peer = best_peer(runs.of_case(r.case, r.threads))
-        if peer:
-            out[f"{name} vs {peer.impl}"] = {
-                "ratio": speedup(peer, r), "kernel": name, "reference": f"{peer.case}/{peer.impl}/t{peer.threads}"}
+        # Every peer op computing the case, not only the fastest: a run without one library (CI
+        # has no libtorch) still checks against the others.
+        for peer in runs.of_case(r.case, r.threads):
+            if peer.is_peer and peer.ok and writes_output(peer):
+                out[f"{name} vs {peer.impl}"] = {
+                    "ratio": speedup(peer, r), "kernel": name, "reference": f"{peer.case}/{peer.impl}/t{peer.threads}"}
     return out
 
 
@@ -65,4 +67,10 @@ def compare(baseline: Dict[str, float], now: Dict[str, dict]) -> List[Check]:
 def filter_for(checks: List[Check]) -> str:
     """A --benchmark_filter regex selecting exactly the kernels and references of these checks."""
     names = sorted({c.kernel for c in checks} | {c.reference for c in checks})
-    return "^(" + "|".join(re.escape(n) for n in names) + ")(/|$)"
+    return "^(" + "|".join(escape(n) for n in names) + ")(/|$)"
+
+
+def escape(name: str) -> str:
+    """A benchmark name as a literal in Google Benchmark's (POSIX extended / std::regex) filter:
+    only the metacharacters get a backslash (Python's re.escape also escapes spaces and '-')."""
+    return re.sub(r"([.^$|()\[\]{}*+?\\])", r"\\\1", name)

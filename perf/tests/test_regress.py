@@ -99,7 +99,7 @@ class Comparison(unittest.TestCase):
 @unittest.skipUnless(BINARY, "HALOGEN_PERF_BINARY is not set")
 class PlantedSlowdown(unittest.TestCase):
     def test_quick_run_with_a_kernel_made_twice_as_slow_fails_naming_it(self):
-        done = subprocess.run([sys.executable, "-B", REGRESS, "--binary", BINARY, "--slow-down",
+        done = subprocess.run([sys.executable, "-B", REGRESS, "--binary", BINARY, "--threads", "1", "--slow-down",
                                "^" + SLOW_CASE + "$"],
                               capture_output=True, text=True)
         self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
