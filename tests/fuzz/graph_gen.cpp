@@ -144,6 +144,18 @@ private:
         const std::string op = spec.at("op");
         bool nan = false;
         for (const Val &v : in) nan = nan || v.nan;
+        // Halide's simplifier treats floats as real numbers: it folds x - x and x + (-x) to 0 and
+        // 0 * x to 0, also where x is NaN (or an infinity, where the interpreter gets NaN). That
+        // is Halide's documented float model, not a halogen bug (docs/reliability.md, seed
+        // 105014), so NaN is kept away from the cancelling forms.
+        if (op == "sub" || op == "add") {
+            if (in.size() == 2 && in[0].nan && in[1].nan) return std::nullopt;
+        }
+        if (op == "mul" && nan) {
+            for (const Val &v : in) {
+                if (v.lo == 0 && v.hi == 0) return std::nullopt;
+            }
+        }
         if ((op == "sqrt" || op == "log2") && in.at(0).lo < 0) nan = true;
         if (op == "lt" || op == "ne" || op == "eq" || op == "le" || op == "cast") nan = false;   // exact inputs only
         spec["id"] = next_id_;
