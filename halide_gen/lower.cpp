@@ -67,8 +67,8 @@ Expr max_nan(const Expr &a, const Expr &b) {
 // stays; Halide still proves the update associative (rfactor, atomic vector reductions) and
 // vectorizes it; and the loop-carried work is one integer max. A last update turns each key back
 // into the float's bits, so that a reader needs one reinterpret of one load (a decode at every
-// reader would load the key twice, and Halide 14 then drops the GuardWithIf tail of a vectorized
-// consumer such as where(b, x, max) and writes a whole vector past the end of its output).
+// reader loads the key twice, through a vector let: the pattern whose one-lane GuardWithIf tail
+// Halide 14 drops, see output_tail in schedules/schedule.cpp).
 Expr max_key(const Expr &x) {
     Expr b = Halide::reinterpret(Halide::Int(32), x);
     return Halide::select(is_nan_bits(x), Halide::Int(32).max(), b ^ ((b >> 31) & 0x7fffffff));

@@ -54,13 +54,29 @@ void place_reductions(LoweredGraph &lg, const std::vector<Halide::Var> &loop) {
     }
 }
 
+// The tail strategy of the output's vector loop over an axis of `extent`: ShiftInwards when the
+// extent is a constant of at least one vector (the last vector moves back to end at the extent, so
+// there is no tail; the output is pure, so the points computed twice are the same), else GuardWithIf.
+// Halide 14 miscompiles a GuardWithIf tail of one lane (a constant extent such as 33 or 129 = 8 x 16
+// + 1) when the loop reads a reduction stored outside it through a vector `let` (a reduction read
+// twice, as in mul(rs, rs) or (x - m) * (x - m)): rewrite_interleavings adds the let's odd lanes, a
+// load that starts past the end of the reduction's buffer; the simplifier takes that load, predicated
+// off as it is, for unreachable and drops the predicated tail (fixed in Halide 17, #7791), so the
+// loop stores a whole vector there, past the end of the output. A shorter constant extent leaves two
+// lanes or more, which keep the odd lanes in the buffer (an extent of 1 comes out scalar), and a
+// symbolic extent leaves the tail's loads symbolic, which the simplifier cannot prove out of bounds.
+Halide::TailStrategy output_tail(const Dim &extent, int width) {
+    const auto e = extent.constant();
+    return e && *e >= width ? Halide::TailStrategy::ShiftInwards : Halide::TailStrategy::GuardWithIf;
+}
+
 void simd(LoweredGraph &lg, const Halide::Target &target) {
     const int rank = int(lg.output->shape.size());
     auto loop = collapse(lg, true);
     if (rank > 0) {
         Halide::Var inner = lg.vars[rank - 1], vo(inner.name() + "_vo"), vi(inner.name() + "_vi");
-        lg.out.split(inner, vo, vi, vector_width(target, lg.output->dtype), Halide::TailStrategy::GuardWithIf)
-            .vectorize(vi);
+        const int width = vector_width(target, lg.output->dtype);
+        lg.out.split(inner, vo, vi, width, output_tail(lg.output->shape[rank - 1], width)).vectorize(vi);
         loop[rank - 1] = vo;
         if (rank > 1) lg.out.parallel(loop[0]);
     }

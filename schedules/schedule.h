@@ -4,9 +4,10 @@
 //           (a row statistic is then recomputed for every element that reads it), loops serial.
 //   basic   the group's analysis applied: each reduction computed once, at its compute level;
 //           runs of collapsed axes fused into one loop; loops serial.
-//   simd    basic, plus the innermost axis vectorized at the target's natural width (GuardWithIf,
-//           so extents below the width work on exact caller buffers), reductions computed per
-//           vector vectorized the same way, and the outermost loop parallel.
+//   simd    basic, plus the innermost axis vectorized at the target's natural width (a constant
+//           extent of at least one vector ShiftInwards, others GuardWithIf, so any extent works on
+//           exact caller buffers; schedule.cpp says why), reductions computed per vector vectorized
+//           too (GuardWithIf), and the outermost loop parallel.
 #pragma once
 
 #include <string>

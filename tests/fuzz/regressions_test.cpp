@@ -250,5 +250,30 @@ TEST(FuzzRegressions, WhereOfReduceMaxKeepsItsVectorTail) {
         {"id": 8, "inputs": [5, 0, 7], "op": "where"}]})");
 }
 
+// The general case behind the one above, found by review: a vectorized loop over a constant extent
+// that leaves one lane for its GuardWithIf tail (129 = 8 x 16 + 1, 33 = 2 x 16 + 1), reading a
+// reduction stored outside that loop through a vector `let` -- the reduction read twice, as in
+// mul(rs, rs) or (x - m) * (x - m). Halide 14 dropped the predicated tail (its simplifier took the
+// let's odd lanes, a load predicated off past the end of the reduction's buffer, for an unreachable
+// load) and the simd kernels stored a whole vector there, past the end of the output. b is false,
+// so that what lands past the end is the reduction's values, not a copy of x's canary.
+TEST(FuzzRegressions, ReductionReadTwiceInAOneLaneTailKeepsItsVectorTail) {
+    Array b(DType::Bool, {1});   // false
+    expect_every_strategy_matches_on(R"({"outputs": [4], "nodes": [
+        {"dtype": "float32", "id": 0, "name": "x", "op": "input", "shape": [2, 2, 129]},
+        {"dtype": "bool", "id": 1, "name": "b", "op": "input", "shape": [1]},
+        {"axes": [1], "id": 2, "inputs": [0], "op": "reduce_sum"},
+        {"id": 3, "inputs": [2, 2], "op": "mul"},
+        {"id": 4, "inputs": [1, 0, 3], "op": "where"}]})",
+                                     {{"x", values({2, 2, 129}, {})}, {"b", b}});
+    // No where: x minus its max over axis 1, squared (a variance's terms).
+    expect_every_strategy_matches_on(R"({"outputs": [4], "nodes": [
+        {"dtype": "float32", "id": 0, "name": "x", "op": "input", "shape": [2, 3, 33]},
+        {"axes": [1], "id": 2, "inputs": [0], "op": "reduce_max"},
+        {"id": 3, "inputs": [0, 2], "op": "sub"},
+        {"id": 4, "inputs": [3, 3], "op": "mul"}]})",
+                                     {{"x", values({2, 3, 33}, {})}});
+}
+
 }  // namespace
 }  // namespace halogen::fuzz
