@@ -273,6 +273,13 @@ TEST(FuzzRegressions, ReductionReadTwiceInAOneLaneTailKeepsItsVectorTail) {
         {"id": 3, "inputs": [0, 2], "op": "sub"},
         {"id": 4, "inputs": [3, 3], "op": "mul"}]})",
                                      {{"x", values({2, 3, 33}, {})}});
+    // Long mode, seed 105592 (shrunk): max(x, sum of x over axis 1) on [1, 2, 33], found by a
+    // fuzz binary built before the fix; written past the end of the output under simd.
+    expect_every_strategy_matches_on(R"({"outputs": [9], "nodes": [
+        {"dtype": "float32", "id": 10, "name": "s10", "op": "input", "shape": [1, 2, 33]},
+        {"axes": [1], "id": 8, "inputs": [10], "op": "reduce_sum"},
+        {"id": 9, "inputs": [10, 8], "op": "max"}]})",
+                                     {{"s10", values({1, 2, 33}, {})}});
 }
 
 }  // namespace
