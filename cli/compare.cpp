@@ -142,15 +142,6 @@ std::map<std::string, BufferRef> refs(std::map<std::string, std::shared_ptr<Arra
     return out;
 }
 
-double max_abs_diff(const Array &a, const Array &b) {
-    double m = 0;
-    for (int64_t k = 0; k < a.size(); ++k) {
-        const double d = std::abs(double(a.data<float>()[k]) - double(b.data<float>()[k]));
-        m = std::isnan(d) ? INFINITY : std::max(m, d);
-    }
-    return m;
-}
-
 // The time of one memcpy of `bytes / 2` (it moves `bytes`: read plus write), best of several.
 double memcpy_seconds(double bytes) {
     std::vector<char> src(std::size_t(bytes / 2), 1), dst(std::size_t(bytes / 2), 2);

@@ -1,6 +1,9 @@
 // Host arrays.
 #include "frontend/array.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "frontend/errors.h"
@@ -42,6 +45,17 @@ void Array::set(int64_t k, double v) {
 
 std::string dims_str(const std::vector<int64_t> &shape) {
     return "[" + fmt::format("{}", fmt::join(shape, ", ")) + "]";
+}
+
+double max_abs_diff(const Array &a, const Array &b) {
+    if (a.shape() != b.shape()) return INFINITY;
+    double m = 0;
+    const float *pa = a.data<float>(), *pb = b.data<float>();
+    for (int64_t k = 0; k < a.size(); ++k) {
+        const double d = std::abs(double(pa[k]) - double(pb[k]));
+        m = std::isnan(d) ? INFINITY : std::max(m, d);
+    }
+    return m;
 }
 
 }  // namespace halogen

@@ -106,9 +106,8 @@ Verdict look_at_variant(const BenchCase &c, const AotKernel &k, PreparedCase &p,
         v.skip = over_budget(predicted, budget);
         return v;
     }
-    p.first_ids();
-    AotCall(k, p.inputs(), p.output()).run();
-    v.max_abs_err = p.max_abs_err();
+    AotCall call(k, p.inputs(), p.output());
+    v.max_abs_err = p.checked([&] { call.run(); });
     if (v.max_abs_err > p.tolerance()) {
         v.skip = fmt::format("MISMATCH against halogen:{}: max|err| {:.3g}", c.reference, v.max_abs_err);
     }
@@ -162,7 +161,7 @@ PeerOps &peer_ops(const BenchCase &c, const Peer &peer, int threads, double budg
         const double once = seconds_of(op.run);
         if (once > budget) v.skip = over_budget(once, budget);
         if (op.writes_output) {
-            v.max_abs_err = p.max_abs_err();
+            v.max_abs_err = p.checked(op.run);
             if (v.max_abs_err > p.tolerance()) {
                 v.skip = fmt::format("MISMATCH against halogen:{}: max|err| {:.3g}", c.reference, v.max_abs_err);
             }

@@ -1,6 +1,7 @@
 // A benchmark case made ready to time (prepared_case.h).
 #include "perf/prepared_case.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -50,15 +51,11 @@ void PreparedCase::next_ids() {
     next_set_ = (next_set_ + 1) % spec_.id_sets;
 }
 
-double PreparedCase::max_abs_err() const {
-    if (output_.shape() != want_.shape()) return INFINITY;
-    double m = 0;
-    const float *got = output_.data<float>(), *want = want_.data<float>();
-    for (int64_t k = 0; k < want_.size(); ++k) {
-        const double d = std::abs(double(got[k]) - double(want[k]));
-        m = std::isnan(d) ? INFINITY : std::max(m, d);
-    }
-    return m;
+double PreparedCase::checked(const std::function<void()> &run) {
+    first_ids();
+    std::fill_n(output_.data<float>(), output_.size(), NAN);
+    run();
+    return max_abs_diff(output_, want_);
 }
 
 double PreparedCase::tolerance() const {

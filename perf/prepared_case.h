@@ -3,6 +3,7 @@
 // sets that the timed loop cycles through.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 
@@ -21,8 +22,9 @@ public:
 
     void first_ids();   // embedding: the ids buffer holds set 0 (the set results are checked on)
     void next_ids();    // embedding: the next set; hot ids copy the same set, so both pay the copy
-    // Largest |output - reference| after a run on set 0 (infinite for NaN or a shape mismatch).
-    double max_abs_err() const;
+    // Runs `run` once on id set 0 into an output filled with NaN first (so an element it does not
+    // write counts as wrong) and returns the largest |output - reference|.
+    double checked(const std::function<void()> &run);
     double tolerance() const;   // what counts as the same answer
 
 private:
