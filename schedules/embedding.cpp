@@ -65,12 +65,18 @@ void schedule_embedding_onehot_inline(LoweredGraph &lg, const Halide::Target &ta
 }
 
 void schedule_embedding_gather(LoweredGraph &lg, const Halide::Target &target) {
-    // parallel t: for d (vectorized): out[t, d] = 0 <= ids[t] < V ? W[ids[t], d] : 0
+    // parallel t_o: for t_i < 8: for d (vectorized): out[t, d] = 0 <= ids[t] < V ? W[ids[t], d] : 0
+    // A task copies up to 8 rows: one row per task (16 KiB at D = 4096) spent more time in the
+    // thread pool's queue than in the copy (perf/notes.md).
     if (lg.output->shape.size() != 2 || !lg.group.compute_level.empty()) {
         throw Error(fmt::format("embedding gather schedule: expected a rewritten [T, D] group, got {}",
                                 lg.group.describe()));
     }
-    lg.out.parallel(lg.vars[0]).vectorize(lg.vars[1], 2 * width(target), Halide::TailStrategy::GuardWithIf);
+    constexpr int kRowsPerTask = 8;
+    Halide::Var t = lg.vars[0], t_o("t_o"), t_i("t_i");
+    lg.out.split(t, t_o, t_i, kRowsPerTask, Halide::TailStrategy::GuardWithIf)
+        .parallel(t_o)
+        .vectorize(lg.vars[1], 2 * width(target), Halide::TailStrategy::GuardWithIf);
 }
 
 }  // namespace halogen

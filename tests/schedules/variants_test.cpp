@@ -2,6 +2,7 @@
 // compiled (FamilyKernel) and as the AOT kernels built by the generators, on odd and tiny shapes;
 // the embedding variants also on out-of-range ids and NaN in rows no id selects. The autoscheduled
 // AOT kernels too: they read their inputs clamped, so no tile outruns a tiny shape.
+#include <algorithm>
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -136,6 +137,20 @@ TEST(Variants, EmbeddingGatherHasNoVocabularyLoopAndOneHotHasOne) {
     EXPECT_EQ(reduction_loops("gather"), 0);
     EXPECT_GE(reduction_loops("onehot"), 1);
     EXPECT_GE(reduction_loops("onehot_permuted"), 1);
+}
+
+TEST(Variants, EmbeddingGatherGivesEachTaskABlockOfRows) {
+    // parallel over blocks of tokens, the rows of a block one after the other, the row in vectors
+    // (schedules/embedding.cpp): one task per row spent longer in the thread pool than in the copy.
+    LoopNest nest = loop_nest(FamilyKernel("embedding", "gather").pipeline().lowered.back());
+    auto has = [&](const std::string &suffix) {
+        return std::any_of(nest.loops.begin(), nest.loops.end(), [&](const std::string &l) {
+            return l.size() >= suffix.size() && l.compare(l.size() - suffix.size(), suffix.size(), suffix) == 0;
+        });
+    };
+    EXPECT_TRUE(has(".t_o:parallel")) << nest.stmt;
+    EXPECT_TRUE(has(".t_i:serial")) << nest.stmt;
+    EXPECT_FALSE(has(".t_i:parallel")) << nest.stmt;
 }
 
 // A conv geometry the AOT kernels do not cover (5-wide window, stride 2, pad 2) is JIT-compiled
