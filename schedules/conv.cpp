@@ -4,12 +4,14 @@
 // output out [N, K, O1..On], x = On (contiguous), y = O(n-1) (n >= 2); W = vector width (16):
 //
 //   wt = weight stored [C, R1..Rn, K] (compute_root, once per run)
+//   padded = pad(x), all of it, parallel over n                 [n == 1 only]
 //   parallel t = fused (y tile of 4 rows, O1..O(n-2), n)       (n == 1: fused (k tile, n))
 //     padded = pad(x) for every row the task reads, all C, vectorized (select/clamp done here once)
+//                                                               [n >= 2 only]
 //     for k tile (KT = 8 channels)                              [n == 1: part of t]
 //       for 2-row pair in the y tile                            [n >= 2]
-//         for x tile (W lanes; 2W when n == 1)
-//           acc[KT][2 rows][W] = 0                              (16 zmm registers)
+//         for x tile (W lanes; 3W when n == 1)
+//           acc[KT][2 rows][W] = 0                              (16 zmm registers; n == 1: KT x 3W, 24)
 //           for c in C:
 //             unrolled R1..Rn, KT, rows; vectorized W:  acc += wt[c, r.., k] * padded[c, y+r.., x+rn]
 //           out = acc + bias                                    (vectorized, unrolled)
@@ -18,6 +20,12 @@
 // outermost in its update and the window unrolled: 144 FMAs, 12 vector loads and 72 broadcasts
 // per channel, no spills (checked in the assembly). Reading the weight in place spilled (KT
 // strided pointers); the K-innermost copy makes the KT weights adjacent floats.
+//
+// conv1d pads its input once per run: a task there is one k tile of one sample, so padding per
+// task copied the whole sample (C x L) once per k tile, 32 times at C = K = 256, and took about
+// as long as the arithmetic (halogen_perf, conv1d 8x256x1024, 1 thread: 0.55x oneDNN on NCHW
+// before, 1.03x padded once with 3W-lane tiles). With n >= 2 a task's rows are a slice of the sample,
+// so the per-task copy stays small and in cache.
 //
 // Tails, for any extent (1 included): the register tile's x and y extents are forced to
 // constants (bound_extent); at a tail it computes a few lanes nobody stores from the padded copy,
@@ -91,7 +99,7 @@ void schedule_conv_tiled(LoweredGraph &lg, const Halide::Target &target) {
     const int width = target.natural_vector_size(Halide::Float(32));
     const int kt = kChannelTile;
     const int yr = n >= 2 ? kRows : 1;               // rows per register tile
-    const int xt = width * (n >= 2 ? 1 : 2);         // lanes per register tile
+    const int xt = width * (n >= 2 ? 1 : 3);         // lanes per register tile
     const int yt = kRowTile * yr;                    // rows per parallel task
     Halide::Func out = lg.out;
 
@@ -130,9 +138,10 @@ void schedule_conv_tiled(LoweredGraph &lg, const Halide::Target &target) {
     tile(out.specialize(kext >= kt), TailStrategy::ShiftInwards);
     tile(Halide::Stage(out), guard);
 
-    // The padded input, once per parallel task. Its select and clamp make any index safe, which
-    // lets the register tile below read past the x and y tails.
-    g.pad.compute_at(out, t).vectorize(lg.vars[rank - 1], width, guard);
+    // The padded input, once per parallel task (conv1d: once per run). Its select and clamp make
+    // any index safe, which lets the register tile below read past the x and y tails.
+    if (n >= 2) g.pad.compute_at(out, t).vectorize(lg.vars[rank - 1], width, guard);
+    else g.pad.compute_root().parallel(lg.vars[0]).vectorize(lg.vars[rank - 1], width, guard);
 
     // The weight [K, C, R1..Rn] copied once per run, stored with K innermost ([C, R1..Rn, K]) so
     // that the KT weights a register tile multiplies are adjacent floats at constant offsets

@@ -153,6 +153,15 @@ TEST(Variants, EmbeddingGatherGivesEachTaskABlockOfRows) {
     EXPECT_FALSE(has(".t_i:parallel")) << nest.stmt;
 }
 
+TEST(Variants, ConvTiledPadsConv1dOncePerRunAndHigherRanksPerTask) {
+    // conv1d: the weight copy, the padded input and the conv are three loop nests at the root; a
+    // conv1d task (one k tile of one sample) would otherwise pad its whole sample again. conv2d and
+    // conv3d pad the rows of each task inside the conv's loop nest: two nests.
+    EXPECT_EQ(FamilyKernel("conv1d", "tiled").kernels(), 3);
+    EXPECT_EQ(FamilyKernel("conv2d", "tiled").kernels(), 2);
+    EXPECT_EQ(FamilyKernel("conv3d", "tiled").kernels(), 2);
+}
+
 // A conv geometry the AOT kernels do not cover (5-wide window, stride 2, pad 2) is JIT-compiled
 // from the same family graph for every variant, the autoschedulers included (their plugins are
 // loaded into the process).
