@@ -35,10 +35,10 @@ BenchCase embedding_case(int64_t V, int64_t T, bool fresh, std::vector<std::stri
     c.variants = std::move(variants);
     c.bytes = 2.0 * double(T) * D * 4 + double(T) * 4;   // rows read, rows written, ids
     c.vocab = V;
-    // Fresh ids: enough sets that the rows one pass over them touches (8192 x 16 KiB = 128 MiB)
-    // are four times a Zen 4 CCD's 32 MiB L3, so each call finds most of its rows outside the
-    // cache. This VM reports a 260 MiB L3, which 128 MiB would fit: sizing the pool from the
-    // reported last-level cache is an open point (perf/notes.md).
+    // Fresh ids: enough sets that one pass over them touches 8192 rows (8192 x 16 KiB = 128 MiB),
+    // 64 times a core's 2 MiB L2. This VM (an Intel Xeon) reports a 260 MiB L3, which the pool
+    // fits, so "fresh" rows come from L3, not DRAM; sizing the pool from the reported last-level
+    // cache is an open point (perf/notes.md).
     c.id_sets = fresh ? std::max<int64_t>(4, 8192 / T) : 1;
     c.make = [V, T] { return embedding_inputs(llama_table(), T, V); };
     return c;
