@@ -11,6 +11,7 @@
 #include "frontend/errors.h"
 #include "frontend/families.h"
 #include "halide_gen/buffer_extents.h"
+#include "halide_gen/openmp_par_for.h"
 
 namespace halogen {
 
@@ -60,6 +61,7 @@ AotCall::AotCall(const AotKernel &k, const std::map<std::string, BufferRef> &inp
     : kernel_(&k) {
     static const bool handler_set = (halide_set_error_handler(record_error), true);
     (void)handler_set;
+    use_openmp_par_for();
     const halide_filter_metadata_t *md = k.metadata();
     buffers_.reserve(md->num_arguments);
     for (int a = 0; a < md->num_arguments; ++a) {

@@ -32,7 +32,8 @@ const AotKernel *find_aot_kernel(const std::string &family, const std::string &v
 void run_aot(const AotKernel &k, const std::map<std::string, BufferRef> &inputs, const BufferRef &output);
 
 // The same call, checked and wrapped once, for timing loops: run() only calls the kernel. The
-// buffers' memory must outlive the call; their contents may change between runs.
+// buffers' memory must outlive the call; their contents may change between runs. Parallel loops
+// run on OpenMP threads (openmp_par_for.h: set_aot_threads sets how many).
 class AotCall {
 public:
     AotCall(const AotKernel &k, const std::map<std::string, BufferRef> &inputs, const BufferRef &output);

@@ -16,12 +16,12 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
-#include <HalideRuntime.h>
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
 #include "frontend/errors.h"
 #include "halide_gen/aot_runner.h"
+#include "halide_gen/openmp_par_for.h"
 #include "perf/cases.h"
 #include "perf/limits.h"
 #include "perf/peers/peer.h"
@@ -73,17 +73,6 @@ void set_counters(benchmark::State &state, const BenchCase &c, int threads, doub
 
 // ---- halogen's AOT kernels
 
-// Halide's thread pool at `threads` threads, the calling thread included. Lowering the count of a
-// running pool leaves its awake workers taking jobs (measured: "1 thread" used two cores), so the
-// pool is shut down and made anew whenever the count changes.
-void set_halide_threads(int threads) {
-    static int current = 0;
-    if (threads == current) return;
-    halide_shutdown_thread_pool();
-    halide_set_num_threads(threads);
-    current = threads;
-}
-
 Verdict look_at_variant(const BenchCase &c, const AotKernel &k, PreparedCase &p, double budget) {
     Verdict v;
     double predicted;
@@ -121,7 +110,7 @@ void time_variant(benchmark::State &state, const std::string &name, const BenchC
     if (!k) return state.SkipWithError("not built");
     try {
         PreparedCase &p = prepared(c);
-        set_halide_threads(threads);
+        set_aot_threads(threads);   // the kernels' parallel loops are OpenMP loops (halide_gen/openmp_par_for.h)
         auto it = verdicts.find(name);
         if (it == verdicts.end()) it = verdicts.emplace(name, look_at_variant(c, *k, p, budget)).first;
         if (!it->second.skip.empty()) return state.SkipWithError(it->second.skip.c_str());
