@@ -135,9 +135,6 @@ Array eval(const Node &n, const std::vector<const Array *> &in, const Index &sha
     case Op::Reshape:   // row-major data: the linear index does not change
         for (int64_t k = 0; k < size; ++k) out.set(k, in[0]->get(k));
         return out;
-    case Op::Where:
-        for (int64_t k = 0; k < size; ++k) out.set(k, in[0]->get(k) != 0 ? in[1]->get(k) : in[2]->get(k));
-        return out;
     case Op::Gather: {
         const std::size_t ax = n.axes[0];
         const Index &src = in[0]->shape();
@@ -177,15 +174,21 @@ Array eval(const Node &n, const std::vector<const Array *> &in, const Index &sha
         });
         return out;
     }
-    if (n.inputs.size() == 1) {
-        for (int64_t k = 0; k < size; ++k) out.set(k, unary(n, n.inputs[0].dtype(), in[0]->get(k)));
-        return out;
+    std::vector<double> operands(in.size());
+    for (int64_t k = 0; k < size; ++k) {
+        for (std::size_t m = 0; m < in.size(); ++m) operands[m] = in[m]->get(k);
+        out.set(k, elementwise_value(n, operands));
     }
-    for (int64_t k = 0; k < size; ++k) out.set(k, binary(n, n.inputs[0].dtype(), in[0]->get(k), in[1]->get(k)));
     return out;
 }
 
 }  // namespace
+
+double elementwise_value(const Node &n, const std::vector<double> &operands) {
+    if (n.op == Op::Where) return operands.at(0) != 0 ? operands.at(1) : operands.at(2);
+    if (operands.size() == 1) return unary(n, n.inputs[0].dtype(), operands[0]);
+    return binary(n, n.inputs[0].dtype(), operands.at(0), operands.at(1));
+}
 
 std::vector<Array> interpret(const Graph &g, const Inputs &inputs, const Bindings &bindings) {
     g.check_bindings(bindings);

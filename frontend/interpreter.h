@@ -19,4 +19,8 @@ using Inputs = std::map<std::string, Array>;
 std::vector<Array> interpret(const Graph &g, const Inputs &inputs, const Bindings &bindings = {});
 Array interpret(const Tensor &out, const Inputs &inputs, const Bindings &bindings = {});
 
+// One element of an elementwise node (unary, binary or where, ops.h) from its operands' values,
+// as the interpreter computes it. Lowering folds nodes whose operands are all constants with it.
+double elementwise_value(const Node &n, const std::vector<double> &operands);
+
 }  // namespace halogen

@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 #include <unordered_set>
 
 #include <fmt/format.h>
 
 #include "frontend/errors.h"
+#include "frontend/interpreter.h"
 #include "frontend/reshape_segments.h"
 #include "halide_gen/types.h"
 
@@ -78,6 +80,18 @@ Expr from_bits(const Expr &bits) { return Halide::reinterpret(Halide::Float(32),
 // max_key(-inf): 0xff800000 ^ 0x7fffffff, the init of a float32 reduce_max (an empty one gives -inf).
 constexpr int32_t kMinusInfKey = std::numeric_limits<int32_t>::min() + 0x7fffff;
 
+// ---- Inf and NaN known when lowering ----
+// Halide has LLVM compile float arithmetic with fast-math flags that promise operands are never
+// Inf or NaN. A value computed at run time keeps IEEE behaviour in the hardware; a constant Inf or
+// NaN breaks the promise where LLVM can see it, and LLVM folds the operation to poison (x +
+// log2(0.0) gave 1.5e16, not -inf). The lowerer therefore knows the value of every node that is a
+// constant when lowering -- a const, an elementwise op or a view of known values -- folded as the
+// interpreter computes it. A node whose known value is Inf or NaN is defined as that constant (so
+// that no 1 / 0 is left for codegen). A node whose expression, inlined into its readers, may hold
+// such a constant -- that node, a pad with one, anything inlined that reads one -- is "tainted",
+// and the definition of every reader of a tainted node is wrapped in strict_float, which compiles
+// it without those flags. A pipeline without such a constant is lowered as before.
+
 class Lowerer {
 public:
     Lowerer(LoweredGraph &lg, const ExternalInputs *ext) : lg_(lg), ext_(ext) {}
@@ -91,6 +105,22 @@ private:
     LoweredGraph &lg_;
     const ExternalInputs *ext_;
     std::unordered_set<const Node *> keyed_;
+    std::unordered_map<const Node *, double> known_;   // node -> its value, where a constant when lowering
+    std::unordered_set<const Node *> tainted_;         // may hold a constant Inf or NaN once inlined
+
+    bool known_non_finite(const Node &n) const {
+        auto it = known_.find(&n);
+        return it != known_.end() && !std::isfinite(it->second);
+    }
+    void record_known_value(const Node &n);
+    bool reads_tainted(const Node &n) const {
+        return std::any_of(n.inputs.begin(), n.inputs.end(), [&](const Tensor &t) { return tainted_.count(t.get()); });
+    }
+    // A definition's value, compiled without fast-math where it reads a constant Inf or NaN.
+    Expr guarded(const Node &n, const Expr &value) const {
+        const bool pads_non_finite = n.op == Op::Pad && !std::isfinite(n.value);
+        return reads_tainted(n) || pads_non_finite ? Halide::strict_float(value) : value;
+    }
 
     // A dim as an int32 expression of the symbolic-dim Params (or of the caller's expressions).
     Expr dim(const Dim &d) {
@@ -261,7 +291,7 @@ void Lowerer::reduction(const Node &n, Func &f, const std::vector<Var> &args) {
     Expr value = call(n.inputs[0], j);
     if (n.op == Op::ReduceSum) {
         f(args) = Halide::Internal::make_zero(t);
-        f(args) = f(args) + value;
+        f(args) = guarded(n, f(args) + value);
     } else if (t.is_float()) {
         f(args) = Expr(kMinusInfKey);
         f(args) = Halide::max(f(args), max_key(value));
@@ -306,10 +336,13 @@ void Lowerer::define(const Node &n, bool read_from_buffer) {
     Func f(fmt::format("{}_{}", op_name(n.op), n.id));
     auto args = args_of(lg_.vars, rank);
     auto o = pure_index(rank);
+    if (!read_from_buffer) record_known_value(n);
     if (read_from_buffer) {
         f(args) = buffer(n);
     } else if (n.op == Op::Const) {
         f(args) = n.dim_value ? Halide::cast(halide_type(n.dtype), dim(*n.dim_value)) : constant(n.dtype, n.value);
+    } else if (known_non_finite(n)) {
+        f(args) = constant(n.dtype, known_.at(&n));   // readers see inf, not a 1 / 0 left to codegen
     } else if (n.op == Op::IndexComponents) {
         auto st = strides(n.shape);
         Expr lin = 0;
@@ -320,17 +353,35 @@ void Lowerer::define(const Node &n, bool read_from_buffer) {
         Expr at = call(n.inputs[1], o), extent = dim(n.inputs[0].shape()[ax]);
         std::vector<Expr> j = o;
         j[ax] = index_within(at, extent);   // masked below
-        f(args) = Halide::select(at >= 0 && at < extent, call(n.inputs[0], j), constant(n.dtype, 0));
+        f(args) = guarded(n, Halide::select(at >= 0 && at < extent, call(n.inputs[0], j), constant(n.dtype, 0)));
     } else if (is_view(n.op)) {
-        f(args) = view(n, o);
+        f(args) = guarded(n, view(n, o));
     } else if (is_reduce(n.op)) {
         reduction(n, f, args);
     } else {
         std::vector<Expr> in;
         for (const Tensor &t : n.inputs) in.push_back(call(t, o));
-        f(args) = elementwise(n, in);
+        f(args) = guarded(n, elementwise(n, in));
     }
     lg_.funcs.emplace(&n, f);
+}
+
+void Lowerer::record_known_value(const Node &n) {
+    const bool all_known =
+        !n.inputs.empty() && std::all_of(n.inputs.begin(), n.inputs.end(), [&](const Tensor &t) { return known_.count(t.get()); });
+    if (n.op == Op::Const && !n.dim_value) {
+        known_.emplace(&n, n.value);
+    } else if (all_known && is_view(n.op) && n.op != Op::Pad) {
+        known_.emplace(&n, known_.at(n.inputs[0].get()));
+    } else if (all_known && is_elementwise(n.op)) {
+        std::vector<double> operands;
+        for (const Tensor &t : n.inputs) operands.push_back(known_.at(t.get()));
+        known_.emplace(&n, elementwise_value(n, operands));
+    }
+    const bool inlined = !is_reduce(n.op);   // a reduction is realized, its readers load it
+    if (known_non_finite(n) || (n.op == Op::Pad && !std::isfinite(n.value)) || (inlined && reads_tainted(n))) {
+        tainted_.insert(&n);
+    }
 }
 
 }  // namespace

@@ -282,5 +282,58 @@ TEST(FuzzRegressions, ReductionReadTwiceInAOneLaneTailKeepsItsVectorTail) {
                                      {{"s10", values({1, 2, 33}, {})}});
 }
 
+// ---- Inf and NaN known when lowering (halide_gen/lower.cpp) --------------------------------------
+// Found by the long mode (`halogen_fuzz --seed 108000 --graphs 425`, seed 108242, every strategy),
+// shrunk from 11 to 4 nodes: x + log2(0.0) gave 1.5365e16 instead of -inf. Halide folded log2 of the
+// constant to -inf, and LLVM, told by the fast-math flags that no operand is Inf, folded the add to
+// poison. A float op reading a constant Inf or NaN is now compiled without those flags.
+TEST(FuzzRegressions, AddOfLog2OfZeroIsMinusInf) {
+    const std::string text = R"({"seed": 108242, "bindings": {"N": 1}, "outputs": [15], "nodes": [
+        {"dtype": "float32", "id": 6, "op": "const", "value": 0.0},
+        {"id": 13, "inputs": [6], "op": "log2"},
+        {"dtype": "float32", "id": 14, "name": "x4", "op": "input", "shape": []},
+        {"id": 15, "inputs": [14, 13], "op": "add"}]})";
+    expect_every_strategy_matches(text);
+    Array x(DType::Float32, {});
+    x.set(0, 1.5);
+    auto out = expect_every_strategy_matches_on(text, {{"x4", x}});
+    EXPECT_EQ(out[0].get(0), -kInf);
+}
+
+// The class behind it: every way a constant Inf or NaN reaches a float op -- folded from log2(0),
+// 1/0, sqrt(-1) and exp2(200), read directly, through a where's branch (an Inf inlined into a select
+// that its reader's add could be folded into), and summed by a reduction -- on x in [-3, 3) with
+// zeros, so that 0 * Inf gives NaN. Each output is checked against IEEE arithmetic written out here.
+TEST(FuzzRegressions, FloatOpsReadingAConstantInfOrNaNGiveIEEEResults) {
+    const Inputs in = {{"x", values({2, 33}, {})}};
+    auto out = expect_every_strategy_matches_on(R"({"outputs": [6, 7, 10, 11, 12, 14], "nodes": [
+        {"dtype": "float32", "id": 0, "name": "x", "op": "input", "shape": [2, 33]},
+        {"dtype": "float32", "id": 1, "op": "const", "value": 0.0},
+        {"id": 2, "inputs": [1], "op": "log2"},
+        {"id": 3, "inputs": [1], "op": "recip"},
+        {"dtype": "float32", "id": 4, "op": "const", "value": -1.0},
+        {"id": 5, "inputs": [4], "op": "sqrt"},
+        {"id": 6, "inputs": [0, 2], "op": "add"},
+        {"id": 7, "inputs": [0, 3], "op": "mul"},
+        {"id": 8, "inputs": [0, 3], "op": "lt"},
+        {"id": 9, "inputs": [8, 2, 0], "op": "where"},
+        {"id": 10, "inputs": [9, 0], "op": "add"},
+        {"id": 11, "inputs": [0, 5], "op": "max"},
+        {"axes": [1], "id": 12, "inputs": [6], "op": "reduce_sum"},
+        {"dtype": "float32", "id": 15, "op": "const", "value": 200.0},
+        {"id": 13, "inputs": [15], "op": "exp2"},
+        {"id": 14, "inputs": [0, 13], "op": "add"}]})", in);
+    const Array &x = in.at("x");
+    for (int64_t k = 0; k < 66; ++k) {
+        const double v = x.get(k);
+        EXPECT_EQ(out[0].get(k), -kInf) << "x + log2(0) at " << k;
+        EXPECT_TRUE(same(double(float(v) * kInf), out[1].get(k))) << "x * (1/0) at " << k << " gave " << out[1].get(k);
+        EXPECT_EQ(out[2].get(k), -kInf) << "where(x < 1/0, log2(0), x) + x at " << k;
+        EXPECT_TRUE(std::isnan(out[3].get(k))) << "max(x, sqrt(-1)) at " << k;
+        EXPECT_EQ(out[5].get(k), kInf) << "x + exp2(200) at " << k;
+    }
+    for (int64_t r = 0; r < 2; ++r) EXPECT_EQ(out[4].get(r), -kInf) << "row sum of x + log2(0), row " << r;
+}
+
 }  // namespace
 }  // namespace halogen::fuzz
