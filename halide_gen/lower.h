@@ -4,6 +4,8 @@
 // float32 reduce_max accumulates int32 keys, so that a NaN propagates under Halide's fast-math, and
 // a second update turns them back into the floats' bits: its Func is the only one whose type is not
 // its node's, int32, and its readers in the pipeline reinterpret it).
+// A node whose value is a constant Inf or NaN when lowering is defined as that constant, and its
+// readers are compiled without fast-math (strict_float), which LLVM would otherwise fold to poison.
 // Graph inputs become ImageParams and symbolic dims int32 Params. When the output node is a
 // reduction, the pipeline's output is a pure copy of it, so no accumulator lives in caller memory.
 // Nothing is scheduled here:
