@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "frontend/errors.h"
-#include "frontend/interpreter.h"
+#include "frontend/constant_values.h"
 #include "frontend/reshape_segments.h"
 #include "halide_gen/types.h"
 
@@ -85,16 +85,16 @@ constexpr int32_t kMinusInfKey = std::numeric_limits<int32_t>::min() + 0x7fffff;
 // Inf or NaN. A value computed at run time keeps IEEE behaviour in the hardware; a constant Inf or
 // NaN breaks the promise where LLVM can see it, and LLVM folds the operation to poison (x +
 // log2(0.0) gave 1.5e16, not -inf). The lowerer therefore knows the value of every node that is a
-// constant when lowering -- a const, an elementwise op or a view of known values -- folded as the
-// interpreter computes it. A node whose known value is Inf or NaN is defined as that constant (so
-// that no 1 / 0 is left for codegen). A node whose expression, inlined into its readers, may hold
-// such a constant -- that node, a pad with one, anything inlined that reads one -- is "tainted",
-// and the definition of every reader of a tainted node is wrapped in strict_float, which compiles
-// it without those flags. A pipeline without such a constant is lowered as before.
+// constant (frontend/constant_values.h). A node whose value is a constant Inf or NaN is defined as
+// that constant (so that no 1 / 0 is left for codegen). A node whose expression, inlined into its
+// readers, may hold such a constant -- that node, a pad with one, anything inlined that reads one
+// -- is "tainted", and the definition of every reader of a tainted node is wrapped in
+// strict_float, which compiles it without those flags. A pipeline without such a constant is
+// lowered as before.
 
 class Lowerer {
 public:
-    Lowerer(LoweredGraph &lg, const ExternalInputs *ext) : lg_(lg), ext_(ext) {}
+    Lowerer(LoweredGraph &lg, const ExternalInputs *ext) : lg_(lg), ext_(ext), known_(constant_values(lg.graph)) {}
 
     void define(const Node &n, bool read_from_buffer);
     void constrain_output();
@@ -105,14 +105,14 @@ private:
     LoweredGraph &lg_;
     const ExternalInputs *ext_;
     std::unordered_set<const Node *> keyed_;
-    std::unordered_map<const Node *, double> known_;   // node -> its value, where a constant when lowering
+    std::unordered_map<const Node *, double> known_;   // node -> its value, where a constant
     std::unordered_set<const Node *> tainted_;         // may hold a constant Inf or NaN once inlined
 
     bool known_non_finite(const Node &n) const {
         auto it = known_.find(&n);
         return it != known_.end() && !std::isfinite(it->second);
     }
-    void record_known_value(const Node &n);
+    void record_taint(const Node &n);
     bool reads_tainted(const Node &n) const {
         return std::any_of(n.inputs.begin(), n.inputs.end(), [&](const Tensor &t) { return tainted_.count(t.get()); });
     }
@@ -336,7 +336,6 @@ void Lowerer::define(const Node &n, bool read_from_buffer) {
     Func f(fmt::format("{}_{}", op_name(n.op), n.id));
     auto args = args_of(lg_.vars, rank);
     auto o = pure_index(rank);
-    if (!read_from_buffer) record_known_value(n);
     if (read_from_buffer) {
         f(args) = buffer(n);
     } else if (n.op == Op::Const) {
@@ -364,20 +363,10 @@ void Lowerer::define(const Node &n, bool read_from_buffer) {
         f(args) = guarded(n, elementwise(n, in));
     }
     lg_.funcs.emplace(&n, f);
+    if (!read_from_buffer) record_taint(n);
 }
 
-void Lowerer::record_known_value(const Node &n) {
-    const bool all_known =
-        !n.inputs.empty() && std::all_of(n.inputs.begin(), n.inputs.end(), [&](const Tensor &t) { return known_.count(t.get()); });
-    if (n.op == Op::Const && !n.dim_value) {
-        known_.emplace(&n, n.value);
-    } else if (all_known && is_view(n.op) && n.op != Op::Pad) {
-        known_.emplace(&n, known_.at(n.inputs[0].get()));
-    } else if (all_known && is_elementwise(n.op)) {
-        std::vector<double> operands;
-        for (const Tensor &t : n.inputs) operands.push_back(known_.at(t.get()));
-        known_.emplace(&n, elementwise_value(n, operands));
-    }
+void Lowerer::record_taint(const Node &n) {
     const bool inlined = !is_reduce(n.op);   // a reduction is realized, its readers load it
     if (known_non_finite(n) || (n.op == Op::Pad && !std::isfinite(n.value)) || (inlined && reads_tainted(n))) {
         tainted_.insert(&n);
