@@ -283,10 +283,10 @@ TEST(FuzzRegressions, ReductionReadTwiceInAOneLaneTailKeepsItsVectorTail) {
 }
 
 // ---- Inf and NaN known when lowering (halide_gen/lower.cpp) --------------------------------------
-// Found by the long mode (`halogen_fuzz --seed 108000 --graphs 425`, seed 108242, every strategy),
-// shrunk from 11 to 4 nodes: x + log2(0.0) gave 1.5365e16 instead of -inf. Halide folded log2 of the
-// constant to -inf, and LLVM, told by the fast-math flags that no operand is Inf, folded the add to
-// poison. A float op reading a constant Inf or NaN is now compiled without those flags.
+// Found by the long mode (shard `halogen_fuzz --seed 105000`, binary built at 424743b): seed
+// 108242, shrunk from 12 to 4 nodes. x + log2(0.0) gave 1.5365e16 instead of -inf: Halide folded
+// log2 of the constant to -inf, and LLVM, told by the fast-math flags that no operand is Inf, folded
+// the add to poison. A float op reading a constant Inf or NaN is now compiled without those flags.
 TEST(FuzzRegressions, AddOfLog2OfZeroIsMinusInf) {
     const std::string text = R"({"seed": 108242, "bindings": {"N": 1}, "outputs": [15], "nodes": [
         {"dtype": "float32", "id": 6, "op": "const", "value": 0.0},
