@@ -298,6 +298,18 @@ TEST(FuzzRegressions, AddOfLog2OfZeroIsMinusInf) {
     x.set(0, 1.5);
     auto out = expect_every_strategy_matches_on(text, {{"x4", x}});
     EXPECT_EQ(out[0].get(0), -kInf);
+    // The same class, found by the same binary at seeds 104622 (x - log2(0), want +inf) and
+    // 109549 (log2(0) * x, want -inf for x > 0), shrunk to 4 nodes each.
+    expect_every_strategy_matches(R"({"seed": 104622, "bindings": {"N": 1}, "outputs": [17], "nodes": [
+        {"dtype": "float32", "id": 5, "op": "const", "value": 0.0},
+        {"id": 15, "inputs": [5], "op": "log2"},
+        {"dtype": "float32", "id": 16, "name": "x4", "op": "input", "shape": []},
+        {"id": 17, "inputs": [16, 15], "op": "sub"}]})");
+    expect_every_strategy_matches(R"({"seed": 109549, "bindings": {}, "outputs": [18], "nodes": [
+        {"dtype": "float32", "id": 7, "op": "const", "value": 0.0},
+        {"id": 16, "inputs": [7], "op": "log2"},
+        {"dtype": "float32", "id": 17, "name": "x3", "op": "input", "shape": []},
+        {"id": 18, "inputs": [16, 17], "op": "mul"}]})");
 }
 
 // The class behind it: every way a constant Inf or NaN reaches a float op -- folded from log2(0),
