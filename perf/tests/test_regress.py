@@ -57,13 +57,24 @@ class Comparison(unittest.TestCase):
         checks = regression.compare(self.base, ratios_of(self.data))
         self.assertTrue(checks)
         self.assertFalse([c.key for c in checks if c.regressed(0.25)])
+        self.assertEqual(regression.regressions(checks, 0.25), [])
 
     def test_a_kernel_twice_as_slow_is_named(self):
         checks = regression.compare(self.base, ratios_of(slowed(self.data, SLOW_CASE, 2.0)))
-        bad = sorted({c.kernel for c in checks if c.regressed(0.25)})
-        self.assertEqual(bad, [SLOW_CASE])
-        worst = max(c.slowdown for c in checks if c.regressed(0.25))
-        self.assertAlmostEqual(worst, 1.0, places=6)
+        bad = regression.regressions(checks, 0.25)
+        self.assertEqual(sorted({c.kernel for c in bad}), [SLOW_CASE])
+        self.assertGreaterEqual(len(bad), 2)   # against the stream limit and against libtorch
+        for c in bad:
+            self.assertAlmostEqual(c.slowdown, 1.0, places=6)
+
+    def test_a_faster_peer_alone_is_not_a_regression(self):
+        # libtorch's RMSNorm measured 2x faster, the kernel and the stream limit unchanged: the ratio
+        # against libtorch halves, the one against the stream limit stays, so nothing regresses.
+        peer = "rmsnorm:1x2048x4096/libtorch:rmsnorm composite/t1"
+        checks = regression.compare(self.base, ratios_of(slowed(self.data, peer, 0.5)))
+        worse = [c for c in checks if c.regressed(0.25)]
+        self.assertEqual(sorted({c.reference for c in worse}), [peer])
+        self.assertEqual(regression.regressions(checks, 0.25), [])
 
     def test_within_tolerance_is_not_a_regression(self):
         checks = regression.compare(self.base, ratios_of(slowed(self.data, SLOW_CASE, 1.2)))
