@@ -1,38 +1,33 @@
 // Hand schedules of the conv family (conv1d, conv2d, conv3d).
 //
 // tiled: the fused conv group (frontend/nn/conv.cpp: pad -> windows -> mul -> reduce_sum -> + bias),
-// output out [N, K, O1..On], x = On (contiguous), y = O(n-1) (n >= 2); W = vector width (16):
+// output out [N, K, O1..On], x = On (contiguous), y = O(n-1); W = vector width (16). The register
+// tile runs along the output channels: one vector holds W channels of one output position.
 //
 //   wt = weight stored [C, R1..Rn, K] (compute_root, once per run)
-//   padded = pad(x), all of it, parallel over n                 [n == 1 only]
-//   parallel t = fused (y tile of 4 rows, O1..O(n-2), n)       (n == 1: fused (k tile, n))
-//     padded = pad(x) for every row the task reads, all C, vectorized (select/clamp done here once)
-//                                                               [n >= 2 only]
-//     for k tile (KT = 8 channels)                              [n == 1: part of t]
-//       for 2-row pair in the y tile                            [n >= 2]
-//         for x tile (W lanes; 3W when n == 1)
-//           acc[KT][2 rows][W] = 0                              (16 zmm registers; n == 1: KT x 3W, 24)
-//           for c in C:
-//             unrolled R1..Rn, KT, rows; vectorized W:  acc += wt[c, r.., k] * padded[c, y+r.., x+rn]
-//           out = acc + bias                                    (vectorized, unrolled)
+//   parallel t = fused (task block, n): 4 rows y of every plane O1..O(n-2) (n == 1: 64 columns x)
+//     padded = pad(x) for what the task reads, all C, vectorized (select/clamp done here once)
+//     for plane O1..O(n-2), k tile (KT = 2W channels), row y of the block
+//       for x tile (8 columns)
+//         acc[8 columns][KT] = 0                               (16 zmm registers)
+//         for c in C:
+//           unrolled R1..Rn, columns; vectorized KT:  acc += wt[c, r.., k] * padded[c, y+r.., x+rn]
+//         out = acc + bias                                     (transposed back: 8-lane stores along x)
 //
-// The reduction is computed at the x tile with its pure vars innermost, the channel reduction
-// outermost in its update and the window unrolled: 144 FMAs, 12 vector loads and 72 broadcasts
-// per channel, no spills (checked in the assembly). Reading the weight in place spilled (KT
-// strided pointers); the K-innermost copy makes the KT weights adjacent floats.
+// Per channel and window tap that is 2 weight vector loads and 8 broadcasts of one padded input
+// for 16 FMAs. Broadcasts of single floats are never split across cache lines; a tile that
+// vectorized along x instead (the first version, 8 channels x 2 rows x W columns) read a window
+// at x + 1 and x + 2 as vectors that straddle two cache lines, and ran at 0.63x to 0.81x of
+// oneDNN's own layout where this one runs at 0.8x to 0.9x (perf/notes.md has the runs).
+// A task holds a block of rows of every plane, so conv3d pads each input plane of its rows
+// once per task, not once per output plane; conv1d's task is a block of columns.
 //
-// conv1d pads its input once per run: a task there is one k tile of one sample, so padding per
-// task copied the whole sample (C x L) once per k tile, 32 times at C = K = 256, and took about
-// as long as the arithmetic (halogen_perf, conv1d 8x256x1024, 1 thread: 0.55x oneDNN on NCHW
-// before, 1.03x padded once with 3W-lane tiles). With n >= 2 a task's rows are a slice of the sample,
-// so the per-task copy stays small and in cache.
-//
-// Tails, for any extent (1 included): the register tile's x and y extents are forced to
-// constants (bound_extent); at a tail it computes a few lanes nobody stores from the padded copy,
-// whose select/clamp make every index safe. The output's x and y splits are guarded
-// (GuardWithIf), so nothing is written outside the caller's buffer. K >= KT (a run-time test on
-// the output buffer) shifts the last channel tile inwards (recomputes a few channels, same
-// values); K < KT runs a guarded copy of the nest (correct, slower).
+// Tails, for any extent (1 included): the register tile's x extent is forced to a constant
+// (bound_extent); at a tail it computes a few columns nobody stores from the padded copy, whose
+// select/clamp make every index safe. The output's x and y splits are guarded (GuardWithIf), so
+// nothing is written outside the caller's buffer. K >= KT (a run-time test on the output buffer)
+// shifts the last channel tile inwards (recomputes a few channels, same values); K < KT runs a
+// guarded twin of the nest with its channel vectors in a loop (correct, slower).
 #include <vector>
 
 #include "frontend/node.h"
@@ -47,9 +42,10 @@ using Halide::TailStrategy;
 using Halide::Var;
 using Halide::VarOrRVar;
 
-constexpr int kChannelTile = 8;   // output channels per register tile (KT)
-constexpr int kRows = 2;          // output rows per register tile (n >= 2)
-constexpr int kRowTile = 2;       // register-tile rows per parallel task (n >= 2)
+constexpr int kChannelVectors = 2;    // vectors of output channels per register tile (KT = 2W)
+constexpr int kColumns = 8;           // output columns per register tile
+constexpr int kTaskRows = 4;          // output rows per parallel task (n >= 2)
+constexpr int kTaskColumns = 64;      // output columns per parallel task (n == 1)
 
 // The pieces of a conv group as frontend/nn/conv.cpp builds it, or false if the group is not one.
 struct ConvGroup {
@@ -90,6 +86,15 @@ bool find_conv(const LoweredGraph &lg, ConvGroup &g) {
     return int(g.reduce.rvars(0).size()) == n + 1;
 }
 
+// The weight [K, C, R1..Rn] copied once per run, stored with K innermost ([C, R1..Rn, K]), so
+// that the channels a register tile multiplies are one aligned run of floats.
+void copy_weight_channels_innermost(LoweredGraph &lg, ConvGroup g) {
+    const int rank = g.spatial + 2;
+    std::vector<Var> wst{lg.vars[0]};
+    for (int m = rank - 1; m >= 1; --m) wst.push_back(lg.vars[m]);
+    g.weight.compute_root().reorder_storage(wst).reorder(std::vector<VarOrRVar>(wst.begin(), wst.end())).parallel(lg.vars[1]);
+}
+
 }  // namespace
 
 void schedule_conv_tiled(LoweredGraph &lg, const Halide::Target &target) {
@@ -97,83 +102,65 @@ void schedule_conv_tiled(LoweredGraph &lg, const Halide::Target &target) {
     if (!find_conv(lg, g)) return apply_schedule(lg, "simd", target);
     const int n = g.spatial, rank = n + 2;
     const int width = target.natural_vector_size(Halide::Float(32));
-    const int kt = kChannelTile;
-    const int yr = n >= 2 ? kRows : 1;               // rows per register tile
-    const int xt = width * (n >= 2 ? 1 : 3);         // lanes per register tile
-    const int yt = kRowTile * yr;                    // rows per parallel task
+    const int kt = kChannelVectors * width;
+    const TailStrategy guard = TailStrategy::GuardWithIf;
     Halide::Func out = lg.out;
+    // K >= KT: the last channel tile shifts inwards, so every register tile has KT channels.
+    Halide::Expr full_tiles = out.output_buffer().dim(1).extent() >= kt;
 
     // The output's loops. vars[k] iterates axis k of every Func; the output is [N, K, O1..On].
-    Var nn = lg.vars[0], k = lg.vars[1], x = lg.vars[rank - 1];
-    Var ko("ko"), ki("ki"), xo("xo"), xi("xi"), yo("yo"), yi("yi"), yio("yio"), yii("yii"), t("t");
-    const TailStrategy guard = TailStrategy::GuardWithIf;
+    Var nn = lg.vars[0], k = lg.vars[1], x = lg.vars[rank - 1], y = lg.vars[rank - 2];
+    Var ko("ko"), ki("ki"), xo("xo"), xi("xi"), yo("yo"), yi("yi"), t("t");
     auto tile = [&](Halide::Stage s, TailStrategy ktail) {
-        s.split(k, ko, ki, kt, ktail).split(x, xo, xi, xt, guard);
-        std::vector<VarOrRVar> order;
-        std::size_t first;   // the first loop outside the tasks' work, fused into t
+        s.split(k, ko, ki, kt, ktail);
+        std::vector<VarOrRVar> order{xi, ki, xo};
         if (n >= 2) {
-            s.split(lg.vars[rank - 2], yo, yi, yt, guard).split(yi, yio, yii, yr, guard);
-            order = {xi, ki, yii, xo, yio, ko, yo};
-            first = order.size() - 1;
+            s.split(x, xo, xi, kColumns, guard).split(y, yo, yi, kTaskRows, guard);
+            order.push_back(yi);
+            order.push_back(ko);
             for (int m = rank - 3; m >= 2; --m) order.push_back(lg.vars[m]);
-        } else {
-            order = {xi, ki, xo, ko};
-            first = order.size() - 1;
+        } else {   // yo, yi: the task's block of columns
+            s.split(x, yo, yi, kTaskColumns, guard).split(yi, xo, xi, kColumns, guard);
+            order.push_back(ko);
         }
+        order.push_back(yo);
         order.push_back(nn);
-        s.reorder(order);
-        Var inner = Halide::Var(order[first].name());
-        for (std::size_t m = first + 1; m < order.size(); ++m) {
-            Var fused = m + 1 == order.size() ? t : Var("t" + std::to_string(m));
-            s.fuse(inner, Var(order[m].name()), fused);
-            inner = fused;
-        }
-        s.parallel(t).vectorize(xi, width).unroll(ki);
-        if (xt > width) s.unroll(xi);
-        if (n >= 2) s.unroll(yii);
+        s.reorder(order).fuse(yo, nn, t).parallel(t).vectorize(xi).unroll(ki);
     };
-    // K >= KT: the last channel tile shifts inwards (recomputes a few channels), so the register
-    // tile always has KT channels. Otherwise (K < KT) the channel loop is guarded.
-    Halide::Expr kext = out.output_buffer().dim(rank - 2).extent();
-    tile(out.specialize(kext >= kt), TailStrategy::ShiftInwards);
+    tile(out.specialize(full_tiles), TailStrategy::ShiftInwards);
     tile(Halide::Stage(out), guard);
 
-    // The padded input, once per parallel task (conv1d: once per run). Its select and clamp make
-    // any index safe, which lets the register tile below read past the x and y tails.
-    if (n >= 2) g.pad.compute_at(out, t).vectorize(lg.vars[rank - 1], width, guard);
-    else g.pad.compute_root().parallel(lg.vars[0]).vectorize(lg.vars[rank - 1], width, guard);
+    // The padded input, once per task. Its select and clamp make any index safe, which lets the
+    // register tile read past the x tail.
+    g.pad.compute_at(out, t).vectorize(lg.vars[rank - 1], width, guard);
+    copy_weight_channels_innermost(lg, g);
 
-    // The weight [K, C, R1..Rn] copied once per run, stored with K innermost ([C, R1..Rn, K]) so
-    // that the KT weights a register tile multiplies are adjacent floats at constant offsets
-    // (read in place, their addresses are KT strided pointers and spill registers).
-    {
-        std::vector<Var> wst{lg.vars[0]};
-        for (int m = rank - 1; m >= 1; --m) wst.push_back(lg.vars[m]);
-        g.weight.compute_root().reorder_storage(wst).reorder(std::vector<VarOrRVar>(wst.begin(), wst.end())).parallel(lg.vars[1]);
+    // The register tile: reduce [N, G, K/G, O1..On, C/G, R1..Rn] over KT channels x kColumns
+    // columns of one row, stored channels innermost so its adds are dense vectors.
+    Var rk = lg.vars[2], rx = lg.vars[2 + n], rko("rko"), rki("rki");
+    std::vector<Var> storage{rk};
+    for (int m = 0; m <= rank; ++m) {
+        if (m != 2) storage.push_back(lg.vars[m]);
     }
-
-    // The register tile: reduce [N, G, K/G, O1..On, C/G, R1..Rn] over KT channels x yr rows x xt
-    // lanes. The x and y extents are forced to constants (bound_extent): at a tail the tile
-    // computes a few outputs nobody stores, from the zero padding, instead of guarding its lanes.
-    Var rk = lg.vars[2], rx = lg.vars[2 + n], ry = lg.vars[1 + n];
-    Var rko("rko"), rki("rki"), rxo("rxo"), rxi("rxi");
-    g.reduce.compute_at(out, xo).bound_extent(rx, xt);
-    if (n >= 2) g.reduce.bound_extent(ry, yr);
-    g.reduce.split(rk, rko, rki, kt, guard).split(rx, rxo, rxi, width, guard);
-    g.reduce.reorder(rxi, rxo, rki, rko).vectorize(rxi).unroll(rxo).unroll(rki);
-    if (n >= 2) g.reduce.unroll(ry);
+    g.reduce.compute_at(out, xo).bound_extent(rx, kColumns).reorder_storage(storage);
     std::vector<Halide::RVar> r = g.reduce.rvars(0);   // C/G, R1..Rn
-    Halide::Stage u = g.reduce.update(0);
-    u.split(rk, rko, rki, kt, guard).split(rx, rxo, rxi, width, guard);
-    std::vector<VarOrRVar> order{rxi, rxo};
-    if (n >= 2) order.push_back(ry);
-    order.push_back(rki);
-    for (int m = n; m >= 1; --m) order.push_back(r[m]);
-    order.push_back(r[0]);
-    order.push_back(rko);
-    u.reorder(order).vectorize(rxi).unroll(rxo).unroll(rki);
-    if (n >= 2) u.unroll(ry);
-    for (int m = 1; m <= n; ++m) u.unroll(r[m]);
+    // Full tiles unroll their columns, channel vectors and window taps. The guarded twin (K < KT)
+    // keeps them as loops: its channel extent is not a constant, and unrolled it took LLVM
+    // minutes to compile for a path that only small K take.
+    auto reduce_tile = [&](Halide::Stage init, Halide::Stage update, bool full) {
+        init.split(rk, rko, rki, width, guard).reorder(rki, rko, rx).vectorize(rki);
+        update.split(rk, rko, rki, width, guard);
+        std::vector<VarOrRVar> order{rki, rko, rx};
+        for (int m = n; m >= 1; --m) order.push_back(r[m]);
+        order.push_back(r[0]);
+        update.reorder(order).vectorize(rki);
+        if (!full) return;
+        init.unroll(rko).unroll(rx);
+        update.unroll(rko).unroll(rx);
+        for (int m = 1; m <= n; ++m) update.unroll(r[m]);
+    };
+    reduce_tile(g.reduce.specialize(full_tiles), g.reduce.update(0).specialize(full_tiles), true);
+    reduce_tile(Halide::Stage(g.reduce), g.reduce.update(0), false);
 }
 
 }  // namespace halogen

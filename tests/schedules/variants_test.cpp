@@ -153,13 +153,42 @@ TEST(Variants, EmbeddingGatherGivesEachTaskABlockOfRows) {
     EXPECT_FALSE(has(".t_i:parallel")) << nest.stmt;
 }
 
-TEST(Variants, ConvTiledPadsConv1dOncePerRunAndHigherRanksPerTask) {
-    // conv1d: the weight copy, the padded input and the conv are three loop nests at the root; a
-    // conv1d task (one k tile of one sample) would otherwise pad its whole sample again. conv2d and
-    // conv3d pad the rows of each task inside the conv's loop nest: two nests.
-    EXPECT_EQ(FamilyKernel("conv1d", "tiled").kernels(), 3);
+TEST(Variants, ConvTiledIsTheWeightCopyAndOneNestInEveryRank) {
+    // The weight copy (once per run) and the conv, which pads the input each task reads inside
+    // its own loop nest: two nests, for every rank.
+    EXPECT_EQ(FamilyKernel("conv1d", "tiled").kernels(), 2);
     EXPECT_EQ(FamilyKernel("conv2d", "tiled").kernels(), 2);
     EXPECT_EQ(FamilyKernel("conv3d", "tiled").kernels(), 2);
+}
+
+TEST(Variants, ConvTiledVectorizesOverOutputChannelsWithBlockTasks) {
+    // schedules/conv.cpp: the register tile adds a vector of output channels times one padded
+    // input value (broadcast); a parallel task is a block of rows of one sample (conv1d: of
+    // columns), and conv3d runs its planes inside the task, so the task's padded rows serve them all.
+    for (const char *family : {"conv1d", "conv2d", "conv3d"}) {
+        LoopNest nest = loop_nest(FamilyKernel(family, "tiled").pipeline().lowered.back());
+        EXPECT_NE(nest.stmt.find("*x16(pad_"), std::string::npos) << family << "\n" << nest.stmt;
+        std::vector<std::string> parallel;
+        std::size_t first_parallel = nest.loops.size(), plane = nest.loops.size();
+        for (std::size_t i = 0; i < nest.loops.size(); ++i) {
+            const std::string &l = nest.loops[i];
+            if (l.rfind("add_", 0) != 0) continue;   // the weight copy and the padding have their own
+            if (l.find(":parallel") == std::string::npos) {
+                bool is_plane = l.find(".s0.a2:") != std::string::npos || l.find(".s0.a2.") != std::string::npos;
+                if (is_plane) plane = std::min(plane, i);
+                continue;
+            }
+            parallel.push_back(l);
+            first_parallel = std::min(first_parallel, i);
+        }
+        ASSERT_EQ(parallel.size(), 2u) << family << ": the K >= 32 nest and its guarded twin\n"
+                                       << ::testing::PrintToString(nest.loops);
+        for (const std::string &l : parallel) EXPECT_NE(l.find(".yo.t:parallel"), std::string::npos) << l;
+        if (std::string(family) == "conv3d") {
+            EXPECT_GT(plane, first_parallel) << "conv3d's plane loop runs inside a task";
+            EXPECT_LT(plane, nest.loops.size()) << ::testing::PrintToString(nest.loops);
+        }
+    }
 }
 
 // A conv geometry the AOT kernels do not cover (5-wide window, stride 2, pad 2) is JIT-compiled
