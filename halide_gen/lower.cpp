@@ -112,14 +112,14 @@ private:
         auto it = known_.find(&n);
         return it != known_.end() && !std::isfinite(it->second);
     }
+    static bool pads_non_finite(const Node &n) { return n.op == Op::Pad && !std::isfinite(n.value); }
     void record_taint(const Node &n);
     bool reads_tainted(const Node &n) const {
         return std::any_of(n.inputs.begin(), n.inputs.end(), [&](const Tensor &t) { return tainted_.count(t.get()); });
     }
     // A definition's value, compiled without fast-math where it reads a constant Inf or NaN.
     Expr guarded(const Node &n, const Expr &value) const {
-        const bool pads_non_finite = n.op == Op::Pad && !std::isfinite(n.value);
-        return reads_tainted(n) || pads_non_finite ? Halide::strict_float(value) : value;
+        return reads_tainted(n) || pads_non_finite(n) ? Halide::strict_float(value) : value;
     }
 
     // A dim as an int32 expression of the symbolic-dim Params (or of the caller's expressions).
@@ -368,7 +368,7 @@ void Lowerer::define(const Node &n, bool read_from_buffer) {
 
 void Lowerer::record_taint(const Node &n) {
     const bool inlined = !is_reduce(n.op);   // a reduction is realized, its readers load it
-    if (known_non_finite(n) || (n.op == Op::Pad && !std::isfinite(n.value)) || (inlined && reads_tainted(n))) {
+    if (known_non_finite(n) || pads_non_finite(n) || (inlined && reads_tainted(n))) {
         tainted_.insert(&n);
     }
 }

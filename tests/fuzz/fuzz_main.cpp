@@ -36,28 +36,30 @@ bool has_constant_inf_or_nan(const FuzzCase &c) {
     return has_non_finite_constant(g) || has_non_finite_constant(rewrite_one_hot_reductions(g));
 }
 
-// Counts what the generator made, without compiling anything (--dry-run).
-void count_only(const FuzzCase &c, Totals &t, bool verbose) {
+// Counts what the generator made; returns whether the graph has a constant Inf or NaN.
+bool count_generated(const FuzzCase &c, Totals &t) {
     const bool inf_nan = has_constant_inf_or_nan(c);
     ++t.graphs;
     t.patterns += c.one_hot_patterns;
     t.symbolic += !c.bindings.empty();
     t.non_finite += inf_nan;
+    return inf_nan;
+}
+
+// Counts what the generator made, without compiling anything (--dry-run).
+void count_only(const FuzzCase &c, Totals &t, bool verbose) {
+    const bool inf_nan = count_generated(c, t);
     if (verbose) fmt::print("seed {}: {} nodes{}\n", c.seed, c.doc["nodes"].size(), inf_nan ? ", constant Inf/NaN" : "");
 }
 
 // Checks one case; prints and shrinks its failures. Returns whether it passed.
 bool check_and_report(const FuzzCase &c, Totals &t, bool verbose, bool shrink, int shrink_checks) {
     CheckResult r = check_case(c);
-    const bool inf_nan = has_constant_inf_or_nan(c);
-    ++t.graphs;
-    t.non_finite += inf_nan;
+    const bool inf_nan = count_generated(c, t);
     t.strategies += r.strategies_run;
     t.kernels += r.kernels;
-    t.patterns += c.one_hot_patterns;
     t.rewrites += r.rewrites;
     t.rewritten_graphs += r.rewrites > 0;
-    t.symbolic += !c.bindings.empty();
     if (verbose) {
         fmt::print("seed {}: {} nodes, {} strategies, {} kernels, {} rewrites{}{}\n", c.seed, c.doc["nodes"].size(),
                    r.strategies_run, r.kernels, r.rewrites, inf_nan ? ", constant Inf/NaN" : "",
