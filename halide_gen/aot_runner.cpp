@@ -1,6 +1,7 @@
 // Calling AOT kernels through their argv entry points.
 #include "halide_gen/aot_runner.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <mutex>
@@ -109,9 +110,23 @@ int aot_kernel_count(const AotKernel &k) {
     std::ifstream f(k.stmt_path);
     int n = 0;
     bool in_main = false;
+    std::vector<bool> open;   // the blocks around the current line: true for a loop
+    auto loops_open = [&] { return std::count(open.begin(), open.end(), true); };
     for (std::string line; std::getline(f, line);) {
-        if (line.find(" func ") != std::string::npos) in_main = line.rfind("external_plus_metadata func", 0) == 0;
-        n += in_main && line.rfind(" produce ", 0) == 0;
+        if (line.find(" func ") != std::string::npos) {
+            in_main = line.rfind("external_plus_metadata func", 0) == 0;
+            open.clear();
+            continue;
+        }
+        const std::size_t first = line.find_first_not_of(' ');
+        if (!in_main || first == std::string::npos) continue;
+        const std::string s = line.substr(first);
+        if (s[0] == '}' && !open.empty()) open.pop_back();   // "}" or "} else {"
+        if (s.back() != '{') continue;
+        // A kernel is a produce block no loop encloses; an if (a specialization, a size test)
+        // around it does not make it nested.
+        if (s.rfind("produce ", 0) == 0 && loops_open() == 0) ++n;
+        open.push_back(s.rfind("for (", 0) == 0 || s.rfind("parallel (", 0) == 0);
     }
     return n;
 }

@@ -155,10 +155,14 @@ TEST(Variants, EmbeddingGatherGivesEachTaskABlockOfRows) {
 
 TEST(Variants, ConvTiledIsTheWeightCopyAndOneNestInEveryRank) {
     // The weight copy (once per run) and the conv, which pads the input each task reads inside
-    // its own loop nest: two nests, for every rank.
-    EXPECT_EQ(FamilyKernel("conv1d", "tiled").kernels(), 2);
-    EXPECT_EQ(FamilyKernel("conv2d", "tiled").kernels(), 2);
-    EXPECT_EQ(FamilyKernel("conv3d", "tiled").kernels(), 2);
+    // its own loop nest: two nests, for every rank; the AOT kernels' count (what `halogen
+    // compare` and halogen_perf print) read off their statements agrees.
+    for (const char *family : {"conv1d", "conv2d", "conv3d"}) {
+        EXPECT_EQ(FamilyKernel(family, "tiled").kernels(), 2) << family;
+        const AotKernel *aot = find_aot_kernel(family, "tiled");
+        ASSERT_NE(aot, nullptr) << family;
+        EXPECT_EQ(aot_kernel_count(*aot), 2) << family << ": " << aot->stmt_path;
+    }
 }
 
 TEST(Variants, ConvTiledVectorizesOverOutputChannelsWithBlockTasks) {
