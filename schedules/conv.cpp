@@ -15,10 +15,10 @@
 //         out = acc + bias                                     (transposed back: 8-lane stores along x)
 //
 // Per channel and window tap that is 2 weight vector loads and 8 broadcasts of one padded input
-// for 16 FMAs. Broadcasts of single floats are never split across cache lines; a tile that
-// vectorized along x instead (the first version, 8 channels x 2 rows x W columns) read a window
-// at x + 1 and x + 2 as vectors that straddle two cache lines, and ran at 0.63x to 0.81x of
-// oneDNN's own layout where this one runs at 0.8x to 0.9x (perf/notes.md has the runs).
+// for 16 FMAs. The first version vectorized along x instead (8 channels x 2 rows x W columns); it
+// read the window at x + 1 and x + 2 as vectors that straddle two cache lines (a likely reason
+// for the gap) and ran at 0.35x to 0.95x of oneDNN's own layout at 2 threads in the full run at
+// 655e5a3, against 0.71x to 1.08x for this tile at 9b58156 (perf/notes.md).
 // A task holds a block of rows of every plane, so conv3d pads each input plane of its rows
 // once per task, not once per output plane; conv1d's task is a block of columns.
 //
