@@ -153,24 +153,23 @@ TEST(Variants, EmbeddingGatherGivesEachTaskABlockOfRows) {
     EXPECT_FALSE(has(".t_i:parallel")) << nest.stmt;
 }
 
-TEST(Variants, ConvTiledIsTheWeightCopyAndOneNestInEveryRank) {
-    // The weight copy (once per run) and the conv, which pads the input each task reads inside
-    // its own loop nest: two nests, for every rank; the AOT kernels' count (what `halogen
-    // compare` and halogen_perf print) read off their statements agrees.
+TEST(Variants, ConvTiledLoopStructureInEveryRank) {
+    // schedules/conv.cpp, every rank, one JIT pipeline each (lowering one takes seconds):
+    // - two nests: the weight copy (once per run) and the conv, which pads the input each task
+    //   reads inside its own loop nest; the AOT kernels' count (what `halogen compare` and
+    //   halogen_perf print) read off their statements agrees;
+    // - the register tile adds a vector of output channels times one padded input value
+    //   (broadcast);
+    // - a parallel task is a block of rows of one sample (conv1d: of columns), and conv3d runs its
+    //   planes inside the task, so the task's padded rows serve them all.
     for (const char *family : {"conv1d", "conv2d", "conv3d"}) {
-        EXPECT_EQ(FamilyKernel(family, "tiled").kernels(), 2) << family;
+        FamilyKernel kernel(family, "tiled");
+        EXPECT_EQ(kernel.kernels(), 2) << family;
         const AotKernel *aot = find_aot_kernel(family, "tiled");
         ASSERT_NE(aot, nullptr) << family;
         EXPECT_EQ(aot_kernel_count(*aot), 2) << family << ": " << aot->stmt_path;
-    }
-}
 
-TEST(Variants, ConvTiledVectorizesOverOutputChannelsWithBlockTasks) {
-    // schedules/conv.cpp: the register tile adds a vector of output channels times one padded
-    // input value (broadcast); a parallel task is a block of rows of one sample (conv1d: of
-    // columns), and conv3d runs its planes inside the task, so the task's padded rows serve them all.
-    for (const char *family : {"conv1d", "conv2d", "conv3d"}) {
-        LoopNest nest = loop_nest(FamilyKernel(family, "tiled").pipeline().lowered.back());
+        LoopNest nest = loop_nest(kernel.pipeline().lowered.back());
         EXPECT_NE(nest.stmt.find("*x16(pad_"), std::string::npos) << family << "\n" << nest.stmt;
         std::vector<std::string> parallel;
         std::size_t first_parallel = nest.loops.size(), plane = nest.loops.size();
