@@ -214,6 +214,10 @@ void register_all(const Options &o) {
             for (auto _ : s) dram_buffers->stream(t);
             set_counters(s, limit_case, t, -1, 0, dram_buffers->copy_bytes());
         });
+        add(fmt::format("limit:stream-cached/machine/t{}", t), [t](benchmark::State &s, bool) {
+            for (auto _ : s) dram_buffers->stream_cached(t);
+            set_counters(s, limit_case, t, -1, 0, dram_buffers->copy_bytes());
+        });
     }
     static const std::vector<BenchCase> grid = benchmark_grid(o.quick);
     static const std::vector<Peer> found = peers();

@@ -1,6 +1,8 @@
 // The machine's limits, measured in the same process as the kernels so that every kernel's rate can
 // be given as a fraction of them: fp32 FMA peak, copy bandwidth in cache and from DRAM, and a
-// one-pass streaming kernel (y = a * x + b). Each runs on `threads` OpenMP threads.
+// one-pass streaming kernel (y = a * x + b), once with non-temporal stores (the limit) and once
+// with ordinary stores, which first read each output line into the cache (read for ownership), as
+// every store a Halide 14 kernel emits does. Each runs on `threads` OpenMP threads.
 #pragma once
 
 #include <cstddef>
@@ -19,7 +21,8 @@ public:
     std::size_t floats() const { return x_.size(); }
     double copy_bytes() const { return 2.0 * double(floats()) * sizeof(float); }   // read + write
     void copy(int threads);     // y = x
-    void stream(int threads);   // y = a * x + b
+    void stream(int threads);          // y = a * x + b, non-temporal stores
+    void stream_cached(int threads);   // y = a * x + b, ordinary stores
 private:
     std::vector<float> x_, y_;
 };

@@ -20,6 +20,7 @@ class Point:
     label: str
     value: Optional[float]
     missing: str = ""          # why value is None
+    detail: str = ""           # shown after the value, e.g. the same rate against another limit
 
 
 @dataclass
@@ -46,7 +47,7 @@ def describe(points: List[Point], threshold: float, none_text: str) -> str:
     measured = [p for p in points if p.value is not None]
     missing = [p for p in points if p.value is None]
     if len(points) <= 4:
-        return "; ".join(f"{p.label}: {ratio(p.value)}" if p.value is not None
+        return "; ".join(f"{p.label}: {ratio(p.value)}{p.detail}" if p.value is not None
                          else f"{p.label}: not measured ({p.missing})" for p in points)
     parts = []
     if measured:
@@ -105,7 +106,8 @@ def gather_points(runs: Runs) -> List[Point]:
 
 
 def norm_points(runs: Runs, limits: Limits, family: str):
-    """(fused against the best peer, fused GB/s against limit:stream GB/s) per case and thread count."""
+    """(fused against the best peer, fused GB/s against limit:stream GB/s) per case and thread count;
+    a stream point also names its ratio to limit:stream-cached when the run has it."""
     peer_points, stream_points = [], []
     for case in (c for c in runs.cases() if c.split(":", 1)[0] == family):
         shape = case.split(":", 1)[1]
@@ -127,8 +129,16 @@ def norm_points(runs: Runs, limits: Limits, family: str):
             elif not stream:
                 stream_points.append(Point(label, None, f"no limit:stream at t{threads}"))
             else:
-                stream_points.append(Point(label, rate(fused)[0] / stream))
+                stream_points.append(Point(label, rate(fused)[0] / stream,
+                                           detail=cached_detail(rate(fused)[0], limits, threads)))
     return peer_points, stream_points
+
+
+def cached_detail(fused_rate: float, limits: Limits, threads: int) -> str:
+    """The same rate against limit:stream-cached, the ceiling of a kernel whose stores go through
+    the cache (every store a Halide 14 kernel emits), in parentheses; empty without that limit."""
+    cached = limits.rate("stream-cached", threads)
+    return f" ({ratio(fused_rate / cached)} of cached)" if cached else ""
 
 
 def conv_points(runs: Runs, peer_impl: str, threads: int = 2) -> List[Point]:

@@ -6,7 +6,7 @@ from typing import Dict, List, Optional, Tuple
 from .runs import Result, Runs
 
 NORMS = ("layernorm", "rmsnorm", "batchnorm", "groupnorm")
-LIMITS = ("fma", "copy-cache", "copy-dram", "stream")
+LIMITS = ("fma", "copy-cache", "copy-dram", "stream", "stream-cached")
 CACHE_BYTES = 8 * 2**20      # hot embedding cases up to this many bytes run from cache
 HALOGEN_ORDER = ("onehot", "onehot_permuted", "onehot_inline", "gather", "naive", "fused", "tiled",
                  "adams2019", "mullapudi2016", "li2018")

@@ -11,7 +11,8 @@ from .runs import Result, Runs
 
 OWN_LAYOUT = "onednn:conv (own layout)"
 LIMIT_TITLES = {"fma": "FMA peak GFLOP/s", "copy-cache": "copy in-cache GB/s",
-                "copy-dram": "copy DRAM GB/s", "stream": "stream GB/s"}
+                "copy-dram": "copy DRAM GB/s", "stream": "stream GB/s",
+                "stream-cached": "stream, cached stores GB/s"}
 
 GUIDE = """\
 How to read the tables: times are Google Benchmark's real time per call in ms, the best of the
@@ -20,6 +21,9 @@ of the bytes an O(n) implementation reads and writes per call (so for the O(T·V
 an effective rate). *% of* is that rate over the machine limit of the same thread count: norms of
 `limit:stream`, embedding of `limit:copy-cache` when ids are hot and the bytes fit in 8 MiB and of
 `limit:copy-dram` otherwise, conv of `limit:fma` (a row measured against another limit names it).
+`limit:stream-cached` is the same streaming pass with ordinary stores, which read each output line
+into the cache first: the ceiling of a kernel whose stores go through the cache, as a Halide 14
+kernel's do; the norm goals give their ratio to it in parentheses.
 *× best peer* is the best peer's time over the row's time (above 1: faster than every peer); the
 best peer is the fastest libtorch or oneDNN operation that writes the case's output (not a reorder,
 not oneDNN's conv in its own layout). *max|err|* is against halogen's reference kernel on the same

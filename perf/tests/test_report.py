@@ -90,7 +90,7 @@ class TablesAndGoals(unittest.TestCase):
         table = table_after(self.text, "## Machine limits")
         self.assertEqual(row(table, threads="1"), {"threads": "1", "FMA peak GFLOP/s": "119",
                                                    "copy in-cache GB/s": "159", "copy DRAM GB/s": "14.0",
-                                                   "stream GB/s": "18.2"})
+                                                   "stream GB/s": "18.2", "stream, cached stores GB/s": "11.4"})
         self.assertEqual(row(table, threads="2")["stream GB/s"], "24.4")
 
     def test_norm_cells(self):
@@ -164,7 +164,7 @@ class TablesAndGoals(unittest.TestCase):
         self.assertEqual(gather["measured"], "worst 0.79× at T=1 ids=hot t2; 16 of 16 points measured, 1 below")
         self.assertEqual(gather["threshold"], "≥ 1.00× at every (T, ids, threads)")
         rms = self.goals["rmsnorm `halogen:fused` GB/s vs `limit:stream` GB/s"]["measured"]
-        self.assertEqual(rms, "1x2048x4096 t1: 0.75×; 1x2048x4096 t2: 0.67×")
+        self.assertEqual(rms, "1x2048x4096 t1: 0.75× (1.20× of cached); 1x2048x4096 t2: 0.67× (1.01× of cached)")
         group = self.goals["groupnorm `halogen:fused` vs the best peer"]["measured"]
         self.assertIn("t1: not measured (no peer: libtorch:native_group_norm (allocates): MISMATCH", group)
 
@@ -193,6 +193,16 @@ class Inputs(unittest.TestCase):
         self.assertEqual(goals["rmsnorm `halogen:fused` GB/s vs `limit:stream` GB/s"], "PASS")
         self.assertIn("commit `c0ffee1`", text)
         self.assertIn("commit `b63d508`", text)
+
+    def test_cached_stream_ratio_needs_its_limit(self):
+        without = [e for e in self.run["benchmarks"] if not e["name"].startswith("limit:stream-cached/")]
+        path = os.path.join(self.tmp.name, "no_cached.json")
+        write_run(path, self.run["context"], without)
+        text = run_report(self.tmp.name, [path], "--no-plots")
+        goals = {r["goal"]: r["measured"] for r in table_after(text, "## Goals")}
+        self.assertEqual(goals["rmsnorm `halogen:fused` GB/s vs `limit:stream` GB/s"],
+                         "1x2048x4096 t1: 0.75×; 1x2048x4096 t2: 0.67×")
+        self.assertEqual(row(table_after(text, "## Machine limits"), threads="1")["stream, cached stores GB/s"], "–")
 
     def test_no_data_is_never_a_pass(self):
         limits_only = [e for e in self.run["benchmarks"] if e["name"].startswith("limit:")]
