@@ -106,7 +106,8 @@ void schedule_conv_tiled(LoweredGraph &lg, const Halide::Target &target) {
     const TailStrategy guard = TailStrategy::GuardWithIf;
     Halide::Func out = lg.out;
     // K >= KT: the last channel tile shifts inwards, so every register tile has KT channels.
-    Halide::Expr full_tiles = out.output_buffer().dim(1).extent() >= kt;
+    // K is halogen axis 1, Halide dimension rank - 2 (Halide's dims run innermost first).
+    Halide::Expr full_tiles = out.output_buffer().dim(rank - 2).extent() >= kt;
 
     // The output's loops. vars[k] iterates axis k of every Func; the output is [N, K, O1..On].
     Var nn = lg.vars[0], k = lg.vars[1], x = lg.vars[rank - 1], y = lg.vars[rank - 2];

@@ -405,6 +405,9 @@ std::vector<Case> conv_cases(int rank) {
         {"zero_in_channels", conv_shapes(rank, 2, 0, 5, L), nullptr, conv_bias_only},
         {"single_spatial_point", conv_shapes(rank, 1, 1, 1, 1), nullptr, conv_windows, 1e-5, 1e-5},
         {"single_point_many_channels", conv_shapes(rank, 1, 7, 9, 1), nullptr, conv_windows, 1e-4, 1e-4},
+        // Fewer output channels than a register tile holds, with output rows past a tile's
+        // width: the channel tail must be guarded whatever the spatial extents are.
+        {"few_out_channels_many_rows", conv_shapes(rank, 1, 3, 5, 33), nullptr, conv_windows, 1e-4, 1e-4},
     };
 }
 
