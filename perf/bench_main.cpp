@@ -38,6 +38,7 @@ struct Options {
     double budget_s = 2.0;      // skip an implementation whose one call would take longer
     int repetitions = 3;
     double min_time_s = 0.2;    // per repetition
+    bool in_order = false;      // repetitions back to back instead of randomly interleaved
     std::string slow_down;      // regex: matching benchmarks run their call twice (regress demo)
 };
 
@@ -246,6 +247,7 @@ void register_all(const Options &o) {
     benchmark::AddCustomContext("peers", peer_list);
     benchmark::AddCustomContext("halogen_commit", source_version());
     benchmark::AddCustomContext("repetitions", std::to_string(o.repetitions));
+    benchmark::AddCustomContext("interleaved", o.in_order ? "no" : "yes");
     benchmark::AddCustomContext("grid", o.quick ? "quick" : "full");
 }
 
@@ -264,6 +266,8 @@ int main(int argc, char **argv) {
     app.add_option("--repetitions", o.repetitions, "repetitions of each benchmark");
     app.add_option("--min-time", o.min_time_s, "seconds per repetition");
     app.add_option("--slow-down", o.slow_down, "regex: matching benchmarks run their call twice (a planted regression)");
+    app.add_flag("--in-order", o.in_order,
+                 "run each benchmark's repetitions back to back (default: randomly interleaved with the others')");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
@@ -271,8 +275,12 @@ int main(int argc, char **argv) {
     }
     // Repetitions and time per repetition go in as Google Benchmark's own flags (before the
     // passed-through ones, which win), so that benchmark names stay "{case}/{impl}/t{threads}".
+    // Interleaved, a benchmark's repetitions are spread over the whole run: a burst of load from
+    // the machine's other tenants then slows one of them, and the best of the rest stands, where
+    // back to back it could slow all three (perf/notes.md).
     std::vector<std::string> rest = {fmt::format("--benchmark_repetitions={}", o.repetitions),
-                                     fmt::format("--benchmark_min_time={}", o.min_time_s)};
+                                     fmt::format("--benchmark_min_time={}", o.min_time_s),
+                                     fmt::format("--benchmark_enable_random_interleaving={}", !o.in_order)};
     for (const std::string &r : app.remaining()) rest.push_back(r);
     std::vector<char *> args = {argv[0]};
     for (std::string &r : rest) args.push_back(r.data());

@@ -49,7 +49,8 @@ def describe_source(path: str, ctx: dict) -> str:
     peers = ", ".join(p.strip() for p in ctx.get("peers", "").split(",") if p.strip()) or "none"
     parts = [f"run {ctx.get('date', '?')}", f"commit `{ctx.get('halogen_commit', '?')}`",
              f"host {ctx.get('host_name', '?')} ({host})", f"caches {describe_caches(ctx.get('caches', []))}",
-             f"peers: {peers}", f"{ctx.get('repetitions', '?')} repetitions"]
+             f"peers: {peers}", f"{ctx.get('repetitions', '?')} repetitions"
+             + {"yes": " (interleaved)", "no": " (back to back)"}.get(ctx.get("interleaved"), "")]
     if ctx.get("grid"):
         parts.append(f"{ctx['grid']} grid")
     parts.append(f"Google Benchmark built as {ctx.get('library_build_type', '?')}")
