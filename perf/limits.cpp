@@ -16,10 +16,13 @@ constexpr int kLanes = 16;        // one 512-bit vector of floats
 constexpr int kChains = 16;       // independent accumulators: enough to cover FMA latency x units
 typedef float Vec __attribute__((vector_size(kLanes * sizeof(float))));
 
-// One thread's share [begin, end) of n items.
-void share(std::size_t n, int part, int parts, std::size_t &begin, std::size_t &end) {
-    begin = n * std::size_t(part) / std::size_t(parts);
-    end = n * std::size_t(part + 1) / std::size_t(parts);
+// Runs body(begin, end) on `threads` OpenMP threads, each on its share [begin, end) of n items.
+template <typename Body> void in_shares(std::size_t n, int threads, Body body) {
+#pragma omp parallel num_threads(threads)
+    {
+        const auto part = std::size_t(omp_get_thread_num()), parts = std::size_t(threads);
+        body(n * part / parts, n * (part + 1) / parts);
+    }
 }
 
 }  // namespace
@@ -46,22 +49,16 @@ double fma_peak(long rounds, int threads) {
 BandwidthBuffers::BandwidthBuffers(std::size_t floats) : x_(floats, 1.0f), y_(floats, 2.0f) {}
 
 void BandwidthBuffers::copy(int threads) {
-#pragma omp parallel num_threads(threads)
-    {
-        std::size_t begin, end;
-        share(x_.size(), omp_get_thread_num(), threads, begin, end);
+    in_shares(x_.size(), threads, [&](std::size_t begin, std::size_t end) {
         std::memcpy(y_.data() + begin, x_.data() + begin, (end - begin) * sizeof(float));
-    }
+    });
 }
 
 void BandwidthBuffers::stream(int threads) {
     const float a = 1.0001f, b = 0.5f;
-#pragma omp parallel num_threads(threads)
-    {
-        std::size_t begin, end;
-        share(x_.size(), omp_get_thread_num(), threads, begin, end);
-        const float *x = x_.data();
-        float *y = y_.data();
+    const float *x = x_.data();
+    float *y = y_.data();
+    in_shares(x_.size(), threads, [&](std::size_t begin, std::size_t end) {
         std::size_t k = begin;
 #ifdef __AVX512F__
         // Streaming (non-temporal) stores, as memcpy uses for large copies: y is written without
@@ -72,20 +69,17 @@ void BandwidthBuffers::stream(int threads) {
         _mm_sfence();
 #endif
         for (; k < end; ++k) y[k] = a * x[k] + b;
-    }
+    });
 }
 
 void BandwidthBuffers::stream_cached(int threads) {
     const float a = 1.0001f, b = 0.5f;
-#pragma omp parallel num_threads(threads)
-    {
-        std::size_t begin, end;
-        share(x_.size(), omp_get_thread_num(), threads, begin, end);
-        const float *x = x_.data();
-        float *y = y_.data();
+    const float *x = x_.data();
+    float *y = y_.data();
+    in_shares(x_.size(), threads, [&](std::size_t begin, std::size_t end) {
         // Vectorized by the compiler; it never emits non-temporal stores for a plain loop.
         for (std::size_t k = begin; k < end; ++k) y[k] = a * x[k] + b;
-    }
+    });
 }
 
 }  // namespace halogen::perf
