@@ -49,7 +49,7 @@ ExternalInputs external_of(const Family &f, const std::map<std::string, Halide::
     for (const auto &[name, p] : params) ext.buffers[name] = clamped ? Halide::BoundaryConditions::repeat_edge(p) : Halide::Func(p);
     for (const auto &[sym, src] : f.dims) {
         const Halide::ImageParam &p = params.at(src.input);
-        ext.dims[sym] = p.dim(p.dimensions() - 1 - src.axis).extent();
+        ext.dims[sym] = p.dim(halide_dim(p.dimensions(), src.axis)).extent();
     }
     return ext;
 }

@@ -309,7 +309,8 @@ void Lowerer::constrain(Halide::OutputImageParam p, const Shape &shape) {
     auto ext = dims(shape);
     auto st = strides(shape);
     for (int h = 0; h < rank; ++h) {
-        p.dim(h).set_min(0).set_extent(ext[rank - 1 - h]).set_stride(st[rank - 1 - h]);
+        const int axis = halide_dim(rank, h);
+        p.dim(h).set_min(0).set_extent(ext[axis]).set_stride(st[axis]);
     }
 }
 

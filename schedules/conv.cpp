@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "frontend/node.h"
+#include "halide_gen/types.h"
 #include "schedules/schedule.h"
 #include "schedules/variants.h"
 
@@ -106,8 +107,7 @@ void schedule_conv_tiled(LoweredGraph &lg, const Halide::Target &target) {
     const TailStrategy guard = TailStrategy::GuardWithIf;
     Halide::Func out = lg.out;
     // K >= KT: the last channel tile shifts inwards, so every register tile has KT channels.
-    // K is halogen axis 1, Halide dimension rank - 2 (Halide's dims run innermost first).
-    Halide::Expr full_tiles = out.output_buffer().dim(rank - 2).extent() >= kt;
+    Halide::Expr full_tiles = out.output_buffer().dim(halide_dim(rank, 1)).extent() >= kt;   // K: axis 1
 
     // The output's loops. vars[k] iterates axis k of every Func; the output is [N, K, O1..On].
     Var nn = lg.vars[0], k = lg.vars[1], x = lg.vars[rank - 1], y = lg.vars[rank - 2];
