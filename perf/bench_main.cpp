@@ -249,6 +249,7 @@ void register_all(const Options &o) {
     benchmark::AddCustomContext("repetitions", std::to_string(o.repetitions));
     benchmark::AddCustomContext("interleaved", o.in_order ? "no" : "yes");
     benchmark::AddCustomContext("grid", o.quick ? "quick" : "full");
+    benchmark::AddCustomContext("fresh_ids_mib", std::to_string(fresh_id_bytes() >> 20));
 }
 
 }  // namespace

@@ -1,6 +1,10 @@
 // The benchmark grid (cases.h).
 #include "perf/cases.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -35,11 +39,11 @@ BenchCase embedding_case(int64_t V, int64_t T, bool fresh, std::vector<std::stri
     c.variants = std::move(variants);
     c.bytes = 2.0 * double(T) * D * 4 + double(T) * 4;   // rows read, rows written, ids
     c.vocab = V;
-    // Fresh ids: enough sets that one pass over them touches 8192 rows (8192 x 16 KiB = 128 MiB),
-    // 64 times a core's 2 MiB L2. This VM (an Intel Xeon) reports a 260 MiB L3, which the pool
-    // fits, so "fresh" rows come from L3, not DRAM; sizing the pool from the reported last-level
-    // cache is an open point (perf/notes.md).
-    c.id_sets = fresh ? std::max<int64_t>(4, 8192 / T) : 1;
+    // Fresh ids: enough sets that one pass over them touches fresh_id_bytes() of rows, so a set's
+    // rows have left every cache when its turn comes again.
+    const int64_t row_bytes = D * 4;
+    const int64_t rows = std::min(V, (fresh_id_bytes() + row_bytes - 1) / row_bytes);
+    c.id_sets = fresh ? std::max<int64_t>(4, (rows + T - 1) / T) : 1;
     c.make = [V, T] { return embedding_inputs(llama_table(), T, V); };
     return c;
 }
@@ -75,6 +79,18 @@ BenchCase conv_case(std::vector<int64_t> x, std::vector<int64_t> kernel, std::ve
 }
 
 }  // namespace
+
+int64_t fresh_id_bytes() {
+    int64_t cache = 0;
+    for (int level : {_SC_LEVEL4_CACHE_SIZE, _SC_LEVEL3_CACHE_SIZE, _SC_LEVEL2_CACHE_SIZE}) {
+        const long bytes = sysconf(level);
+        if (bytes > 0) {
+            cache = bytes;
+            break;
+        }
+    }
+    return std::max<int64_t>(int64_t(128) << 20, 2 * cache);
+}
 
 std::vector<BenchCase> benchmark_grid(bool quick) {
     std::vector<BenchCase> g;

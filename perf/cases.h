@@ -25,6 +25,11 @@ struct BenchCase {
     int64_t id_sets = 0, vocab = 0;
 };
 
+// Bytes of table rows that an embedding case's fresh id sets touch together: twice the
+// last-level cache the OS reports (sysconf), and at least 128 MiB. On a VM that reports a 260 MiB
+// L3 that is 520 MiB of the 2 GiB llama3-8B table.
+int64_t fresh_id_bytes();
+
 // The grid of issue 5: the llama3-8B embedding by tokens (hot and fresh ids) and by vocabulary,
 // the norms, conv1d/2d/3d. `quick` is the regression subset that CI runs.
 std::vector<BenchCase> benchmark_grid(bool quick);

@@ -53,6 +53,8 @@ def describe_source(path: str, ctx: dict) -> str:
              + {"yes": " (interleaved)", "no": " (back to back)"}.get(ctx.get("interleaved"), "")]
     if ctx.get("grid"):
         parts.append(f"{ctx['grid']} grid")
+    if ctx.get("fresh_ids_mib"):
+        parts.append(f"fresh ids over {ctx['fresh_ids_mib']} MiB of rows")
     parts.append(f"Google Benchmark built as {ctx.get('library_build_type', '?')}")
     return f"- `{path}`: " + ", ".join(parts)
 

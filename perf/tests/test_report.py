@@ -82,6 +82,7 @@ class TablesAndGoals(unittest.TestCase):
         self.assertIn("run 2026-12-01T10:15:42+00:00", self.text)
         self.assertIn("L3 32 MiB (shared by 2)", self.text)
         self.assertIn("peers: libtorch, onednn, 3 repetitions (interleaved)", self.text)
+        self.assertIn("full grid, fresh ids over 520 MiB of rows", self.text)
         self.assertIn("is a fixture (hand-made for perf/report tests)", self.text)
         self.assertIn("Plots were not drawn (--no-plots).", self.text)
         self.assertNotIn("![", self.text)
