@@ -1,11 +1,13 @@
-// Host arrays: dense, row-major tensors in memory. `Array` owns its bytes; `BufferRef` points at
-// memory a caller owns (an Array, a NumPy file's data, a model's weights) without copying it.
+// Host arrays: dense, row-major tensors in memory. `Array` owns its bytes, 64-byte aligned;
+// `BufferRef` points at memory a caller owns (an Array, a NumPy file's data, a model's weights)
+// without copying it, at any alignment.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "frontend/cache_line_allocator.h"
 #include "frontend/dtype.h"
 
 namespace halogen {
@@ -37,7 +39,7 @@ public:
 private:
     DType dtype_ = DType::Float32;
     std::vector<int64_t> shape_;
-    std::vector<uint8_t> bytes_;
+    std::vector<uint8_t, CacheLineAllocator<uint8_t>> bytes_;
 };
 
 std::string dims_str(const std::vector<int64_t> &shape);   // "[3, 30]"

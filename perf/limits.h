@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "frontend/cache_line_allocator.h"
+
 namespace halogen::perf {
 
 // Register-bound FMAs: `rounds` rounds over independent accumulators per thread. Returns the
@@ -24,7 +26,7 @@ public:
     void stream(int threads);          // y = a * x + b, non-temporal stores
     void stream_cached(int threads);   // y = a * x + b, ordinary stores
 private:
-    std::vector<float> x_, y_;
+    std::vector<float, CacheLineAllocator<float>> x_, y_;
 };
 
 }  // namespace halogen::perf
