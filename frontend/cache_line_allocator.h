@@ -2,7 +2,7 @@
 // AVX-512 vector. Halide's own buffers and PyTorch's tensors are aligned at least this much. A
 // plain std::vector of a large size is not (glibc returns a page plus 16 bytes), and then every
 // full-width vector store of a kernel straddles two cache lines: a row copy into such an output
-// ran 8 % slower than into an aligned one (perf/notes.md).
+// took 5 to 10 % longer than into an aligned one (perf/notes.md, "Aligned buffers").
 #pragma once
 
 #include <cstddef>

@@ -16,7 +16,8 @@ namespace halogen::perf {
 // floating-point operations done (2 per FMA lane).
 double fma_peak(long rounds, int threads);
 
-// Preallocated, touched buffers for the bandwidth limits.
+// Preallocated, touched, cache-line aligned buffers for the bandwidth limits (aligned as the
+// kernels' buffers are, frontend/array.h).
 class BandwidthBuffers {
 public:
     explicit BandwidthBuffers(std::size_t floats);
