@@ -5,9 +5,10 @@
 // Benchmark names are "{case}/{impl}/t{threads}", impl one of "halogen:<variant>",
 // "<peer>:<op>" or "machine" (limit cases). Counters: bytes, flops (per call), threads, kernels,
 // max_abs_err (against the case's reference variant; -1 when not checked). perf/report turns the
-// JSON into docs/perf.md; perf/regress compares a run with perf/baseline.json.
+// JSON into docs/perf.md; perf/regress compares a run with its machine's baseline (perf/baselines/).
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
@@ -31,6 +32,18 @@
 namespace halogen::perf {
 
 namespace {
+
+// /proc/cpuinfo's "model name" ("AMD EPYC", "Intel(R) Xeon(R) ..."), or "" where there is none.
+std::string cpu_model() {
+    std::ifstream in("/proc/cpuinfo");
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            return colon == std::string::npos ? "" : line.substr(line.find_first_not_of(" \t", colon + 1));
+        }
+    }
+    return "";
+}
 
 struct Options {
     bool quick = false;
@@ -250,6 +263,7 @@ void register_all(const Options &o) {
     benchmark::AddCustomContext("interleaved", o.in_order ? "no" : "yes");
     benchmark::AddCustomContext("grid", o.quick ? "quick" : "full");
     benchmark::AddCustomContext("fresh_ids_mib", std::to_string(fresh_id_bytes() >> 20));
+    if (const std::string cpu = cpu_model(); !cpu.empty()) benchmark::AddCustomContext("cpu_model", cpu);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@ from typing import Dict, List, Optional
 
 from . import markdown as md
 from .goals import Goal
+from .machine import describe_caches
 from .metrics import (LIMITS, NORMS, Limits, best_peer, case_params, computes_case, fraction_of_limit,
                       impl_order, in_tokens_sweep, limit_name, rate, section_of, speedup, writes_output)
 from .runs import Result, Runs
@@ -29,17 +30,6 @@ best peer is the fastest libtorch or oneDNN operation that writes the case's out
 not oneDNN's conv in its own layout). *max|err|* is against halogen's reference kernel on the same
 inputs (– not checked). Skipped benchmarks stay in the tables with their message.
 """
-
-
-def describe_caches(caches: List[dict]) -> str:
-    names = {"Data": "d", "Instruction": "i", "Unified": ""}
-    parts = []
-    for c in caches:
-        text = f"L{c.get('level', '?')}{names.get(c.get('type'), '')} {md.size(int(c.get('size', 0)))}"
-        if c.get("num_sharing", 1) > 1:
-            text += f" (shared by {c['num_sharing']})"
-        parts.append(text)
-    return ", ".join(parts) or "unknown"
 
 
 def describe_source(path: str, ctx: dict) -> str:

@@ -1,7 +1,8 @@
 """Tests of perf/regress. The comparison itself runs on the hand-made run of test_report
 (fixtures/sample_run.json; its numbers are not measurements) with one kernel made slower in a
-copy; with HALOGEN_PERF_BINARY set, a real quick run with a planted 2x slowdown must fail and name
-the case. Standard library only.
+copy, and so do the per-machine baselines; with HALOGEN_PERF_BINARY set, a real quick run writes a
+baseline, and a second one with a planted 2x slowdown must fail against it and name the case.
+Standard library only.
 
     /usr/bin/python3 -B perf/tests/test_regress.py
     HALOGEN_PERF_BINARY=build/perf/halogen_perf /usr/bin/python3 -B perf/tests/test_regress.py
@@ -20,6 +21,8 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 sys.dont_write_bytecode = True
 
 from report_lib import regression  # noqa: E402
+from report_lib.baselines import baseline_path, read_baseline, write_baseline  # noqa: E402
+from report_lib.machine import machine_key  # noqa: E402
 from report_lib.runs import Runs, read_file  # noqa: E402
 
 FIXTURE = os.path.join(HERE, "fixtures", "sample_run.json")
@@ -107,12 +110,74 @@ class Comparison(unittest.TestCase):
         self.assertFalse(re.search(pattern, "limit:stream/machine/t2"))
 
 
+class Baselines(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        with open(FIXTURE) as f:
+            cls.data = json.load(f)
+        cls.context = cls.data["context"]
+        cls.ratios = ratios_of(cls.data)
+
+    def other_machine(self):
+        other = copy.deepcopy(self.context)
+        other["caches"][-1]["size"] = 260 * 2**20   # the same CPUs, a 260 MiB L3
+        return other
+
+    def test_the_file_is_named_after_the_caches(self):
+        self.assertEqual(os.path.basename(baseline_path("perf/baselines", self.context)),
+                         "2cpus-l1d-32kib-l1i-32kib-l2-1mib-l3-32mib.json")
+        self.assertNotEqual(baseline_path("d", self.context), baseline_path("d", self.other_machine()))
+
+    def test_the_same_machine_reads_its_ratios_back(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = baseline_path(tmp, self.context)
+            write_baseline(path, self.context, self.ratios, "test")
+            got, why = read_baseline(path, self.context)
+        self.assertEqual(why, "")
+        self.assertEqual(set(got), set(self.ratios))
+        key = next(iter(self.ratios))
+        self.assertAlmostEqual(got[key], self.ratios[key]["ratio"], places=4)
+
+    def test_another_machines_baseline_is_refused_naming_both(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "a.json")
+            write_baseline(path, self.other_machine(), self.ratios, "test")
+            got, why = read_baseline(path, self.context)
+        self.assertIsNone(got)
+        self.assertIn("L3 260 MiB", why)
+        self.assertIn(machine_key(self.context), why)
+
+    def test_a_machine_without_a_baseline_is_told_which_exist(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            write_baseline(baseline_path(tmp, self.other_machine()), self.other_machine(), self.ratios, "test")
+            got, why = read_baseline(baseline_path(tmp, self.context), self.context)
+        self.assertIsNone(got)
+        self.assertIn("no baseline for this machine", why)
+        self.assertIn("l3-260mib.json", why)
+
+    def test_every_committed_baseline_sits_under_its_machines_name(self):
+        directory = os.path.join(HERE, "..", "baselines")
+        files = [f for f in os.listdir(directory) if f.endswith(".json")]
+        self.assertTrue(files)
+        for name in files:
+            with open(os.path.join(directory, name)) as f:
+                baseline = json.load(f)
+            self.assertIn("machine", baseline, name)
+            self.assertTrue(baseline["ratios"], name)
+            self.assertIn(name.replace(".json", "").split("-l3-")[1].replace("mib", " MiB"), baseline["machine"], name)
+
+
 @unittest.skipUnless(BINARY, "HALOGEN_PERF_BINARY is not set")
 class PlantedSlowdown(unittest.TestCase):
     def test_quick_run_with_a_kernel_made_twice_as_slow_fails_naming_it(self):
-        done = subprocess.run([sys.executable, "-B", REGRESS, "--binary", BINARY, "--threads", "1", "--slow-down",
-                               "^" + SLOW_CASE + "$"],
-                              capture_output=True, text=True)
+        # Against a baseline this machine writes first, so the test does not depend on one being
+        # committed for it.
+        with tempfile.TemporaryDirectory() as tmp:
+            regress = [sys.executable, "-B", REGRESS, "--binary", BINARY, "--threads", "1",
+                       "--baseline", os.path.join(tmp, "baseline.json")]
+            wrote = subprocess.run(regress + ["--update"], capture_output=True, text=True)
+            self.assertEqual(wrote.returncode, 0, wrote.stdout + wrote.stderr)
+            done = subprocess.run(regress + ["--slow-down", "^" + SLOW_CASE + "$"], capture_output=True, text=True)
         self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
         named = [line for line in done.stdout.splitlines() if line.startswith("perf/regress: REGRESSION")]
         # The planted case must be named. Another case named beside it is the machine's noise (a
