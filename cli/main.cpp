@@ -16,6 +16,7 @@
 #include "frontend/graph_json.h"
 #include "frontend/grouping/grouping.h"
 #include "frontend/halogen.h"
+#include "halide_gen/host_target.h"
 #include "halide_gen/jit.h"
 #include "halide_gen/loop_nest.h"
 #include "schedules/schedule.h"
@@ -40,7 +41,7 @@ int seed(const std::string &schedule) {
     // (caten (!where (!eq (iconst 2) (!index-components `(3 3))) (iconst 2) (iconst 3)))
     Tensor expr = where(eq(iconst(2), index_components({3, 3})), iconst(2), iconst(3));
     LoweredGraph lg = lower(Graph({expr}));
-    apply_schedule(lg, schedule, Halide::get_host_target());
+    apply_schedule(lg, schedule, host_target());
     LoopNest nest = loop_nest(lg);
     JitKernel kernel(std::move(lg));
     Array out(DType::Int32, {3, 3});

@@ -12,6 +12,7 @@
 
 #include "frontend/families.h"
 #include "frontend/grouping/group.h"
+#include "halide_gen/host_target.h"
 #include "halide_gen/jit.h"
 #include "halide_gen/lower.h"
 #include "schedules/variants.h"
@@ -38,11 +39,11 @@ FamilyPipeline build_family_pipeline(const Family &family, const Variant &varian
 class FamilyKernel {
 public:
     FamilyKernel(const std::string &family, const std::string &variant,
-                 const Halide::Target &target = Halide::get_jit_target_from_environment());
+                 const Halide::Target &target = jit_target());
     // Any family graph, e.g. a conv of another geometry than the shipped kernels'
     // (make_conv_family); `estimates` binds its symbolic dims for an autoscheduler.
     FamilyKernel(Family family, const std::string &variant, const Bindings &estimates = {},
-                 const Halide::Target &target = Halide::get_jit_target_from_environment());
+                 const Halide::Target &target = jit_target());
 
     const Family &family() const { return family_; }
     const FamilyPipeline &pipeline() const { return pipeline_; }

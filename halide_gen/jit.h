@@ -7,6 +7,7 @@
 #include <Halide.h>
 
 #include "frontend/array.h"
+#include "halide_gen/host_target.h"
 #include "halide_gen/lower.h"
 
 namespace halogen {
@@ -21,7 +22,7 @@ void realize_or_throw(Halide::Pipeline &pipeline, Halide::Buffer<> &output, cons
 class JitKernel {
 public:
     // Compiles for `target` (by default the host, or HL_JIT_TARGET when set).
-    explicit JitKernel(LoweredGraph lowered, const Halide::Target &target = Halide::get_jit_target_from_environment());
+    explicit JitKernel(LoweredGraph lowered, const Halide::Target &target = jit_target());
 
     // Runs the kernel: reads `inputs` by buffer_name(), writes `output`, with symbolic dims from
     // `bindings`.

@@ -7,6 +7,7 @@
 
 #include <Halide.h>
 
+#include "halide_gen/host_target.h"
 #include "halide_gen/lower.h"
 
 namespace halogen {
@@ -19,6 +20,6 @@ struct LoopNest {
 };
 
 // Lowers the pipeline for `target` (default: host) and inspects it. Cheap: no machine code.
-LoopNest loop_nest(const LoweredGraph &lg, const Halide::Target &target = Halide::get_host_target());
+LoopNest loop_nest(const LoweredGraph &lg, const Halide::Target &target = host_target());
 
 }  // namespace halogen

@@ -9,6 +9,7 @@
 #include <Halide.h>
 
 #include "frontend/grouping/grouping.h"
+#include "halide_gen/host_target.h"
 #include "halide_gen/jit.h"
 
 namespace halogen {
@@ -17,10 +18,10 @@ class Program {
 public:
     // Groups `g`, lowers each group, applies `schedule` (schedules/schedule.h) and JIT-compiles it.
     Program(const Graph &g, const std::string &schedule,
-            const Halide::Target &target = Halide::get_jit_target_from_environment());
+            const Halide::Target &target = jit_target());
     // The same with explicit grouping options (e.g. every reduction its own kernel).
     Program(const Graph &g, const std::string &schedule, const GroupingOptions &grouping,
-            const Halide::Target &target = Halide::get_jit_target_from_environment());
+            const Halide::Target &target = jit_target());
     ~Program();
 
     const Graph &graph() const { return graph_; }

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "frontend/halogen.h"
+#include "halide_gen/host_target.h"
 #include "halide_gen/jit.h"
 #include "halide_gen/loop_nest.h"
 #include "schedules/schedule.h"
@@ -22,7 +23,7 @@ TEST(Seed, LowersToOneKernelWithoutIntermediateBuffers) {
 TEST(Seed, YieldsTwoOnlyAtLinearIndexTwo) {
     for (const std::string &schedule : schedule_names()) {
         LoweredGraph lg = lower(Graph({seed_expr()}));
-        apply_schedule(lg, schedule, Halide::get_jit_target_from_environment());
+        apply_schedule(lg, schedule, jit_target());
         JitKernel k(std::move(lg));
         Array out(DType::Int32, {3, 3});
         k.run({}, out.ref());
