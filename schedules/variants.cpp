@@ -35,7 +35,8 @@ const std::vector<Variant> &variants_of(const std::string &family) {
     });
     static const std::vector<Variant> norms = with_autoschedulers({
         {"naive", "one kernel per reduction plus one for the normalization", false, false, "", schedule_norm_naive},
-        {"fused", "one kernel, per-row statistics, vectorized, parallel", false, true, "", schedule_norm_fused},
+        {"fused", "one kernel, per-row statistics, vectorized, parallel, streaming stores", false, true, "",
+         schedule_norm_fused, /*streaming_stores=*/true},
     });
     static const std::vector<Variant> conv = with_autoschedulers({
         {"naive", "the fused group, unscheduled", false, true, "", nullptr},

@@ -12,7 +12,8 @@
 //              gather          the one-hot rewrite (frontend/rewrites) turns the sum into a gather
 //                              -- O(T*D)
 //   norms      naive           one kernel per reduction plus one for the normalization
-//              fused           one kernel, statistics per row inside it, vectorized, parallel
+//              fused           one kernel, statistics per row inside it, vectorized, parallel;
+//                              the output written with streaming stores (AOT)
 //   conv       naive           the fused group, unscheduled
 //              tiled           output-channel and spatial tiles in registers, vectorized, the
 //                              window unrolled, parallel outer loop
@@ -36,6 +37,11 @@ struct Variant {
     std::string autoscheduler;               // "Adams2019", "Mullapudi2016", "Li2018", or "" (hand)
     // The hand schedule of one lowered group (nullptr: Halide's defaults).
     void (*schedule)(LoweredGraph &lg, const Halide::Target &target) = nullptr;
+    // Write the output with non-temporal stores where a vector store is aligned: for kernels that
+    // stream an output too large to be read back from the cache. Halide 14 has no directive for
+    // it; the AOT generator rewrites the compiled stores (halide_gen/streaming_stores.h). JIT
+    // kernels keep cached stores.
+    bool streaming_stores = false;
 };
 
 // The variants of a family, slowest first ("norms" for layernorm/rmsnorm/batchnorm/groupnorm,

@@ -1,0 +1,175 @@
+// Streaming stores (halide_gen/streaming_stores.h): the rewrite on a small pipeline's LLVM module,
+// the fused norms' AOT kernels built with it (their assembly, and their numbers at every output
+// alignment, so both the streamed and the fallback stores run), and the kernels without it.
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/IntrinsicsX86.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include "frontend/families.h"
+#include "frontend/halogen.h"
+#include "halide_gen/aot_runner.h"
+#include "halide_gen/host_target.h"
+#include "halide_gen/streaming_stores.h"
+#include "schedules/variants.h"
+#include "tests/support/harness.h"
+
+namespace halogen {
+namespace {
+
+// out(x, y) = in(x, y) * 2 + 1, vectorized by 16 along x; its output argument is "out".
+Halide::Module doubling_module(bool vectorize) {
+    Halide::ImageParam in(Halide::Float(32), 2, "in");
+    Halide::Var x("x"), y("y");
+    Halide::Func out("out");
+    out(x, y) = in(x, y) * 2.f + 1.f;
+    if (vectorize) out.vectorize(x, 16, Halide::TailStrategy::GuardWithIf);
+    Halide::Target t = host_target().with_feature(Halide::Target::NoRuntime);
+    return out.compile_to_module({in}, "doubling", t);
+}
+
+struct Counts {
+    int nontemporal = 0, other_vector_stores = 0, scalar_stores = 0, scalar_nontemporal = 0, sfences = 0;
+};
+
+Counts count(const llvm::Module &m) {
+    Counts c;
+    for (const llvm::Function &f : m) {
+        for (const llvm::BasicBlock &b : f) {
+            for (const llvm::Instruction &i : b) {
+                if (const auto *s = llvm::dyn_cast<llvm::StoreInst>(&i)) {
+                    if (!s->getValueOperand()->getType()->isVectorTy()) {
+                        ++c.scalar_stores;
+                        c.scalar_nontemporal += s->getMetadata(llvm::LLVMContext::MD_nontemporal) != nullptr;
+                        continue;
+                    }
+                    if (s->getMetadata(llvm::LLVMContext::MD_nontemporal)) {
+                        ++c.nontemporal;
+                        const uint64_t bytes =
+                            m.getDataLayout().getTypeStoreSize(s->getValueOperand()->getType()).getFixedSize();
+                        EXPECT_GE(s->getAlign().value(), bytes) << "a streamed store must be aligned to its size";
+                    } else {
+                        ++c.other_vector_stores;
+                    }
+                } else if (const auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&i)) {
+                    c.sfences += call->getIntrinsicID() == llvm::Intrinsic::x86_sse_sfence;
+                }
+            }
+        }
+    }
+    return c;
+}
+
+TEST(StreamingStores, OutputVectorStoresGetAnAlignedStreamedTwinAndAFence) {
+    llvm::LLVMContext context;
+    auto m = Halide::compile_module_to_llvm_module(doubling_module(true), context);
+    const Counts before = count(*m);
+    ASSERT_GT(before.other_vector_stores, 0);
+    EXPECT_EQ(before.nontemporal, 0);
+    EXPECT_EQ(before.sfences, 0);
+
+    const int rewritten = stream_output_stores(*m, {"out"});
+    const Counts after = count(*m);
+    EXPECT_EQ(rewritten, before.other_vector_stores);
+    // Each unaligned store keeps its cached form for unaligned addresses beside the streamed one.
+    EXPECT_EQ(after.nontemporal, rewritten);
+    EXPECT_EQ(after.other_vector_stores, before.other_vector_stores);
+    EXPECT_GE(after.sfences, 1);
+}
+
+TEST(StreamingStores, OnlyTheNamedBuffersStoresChange) {
+    llvm::LLVMContext context;
+    auto m = Halide::compile_module_to_llvm_module(doubling_module(true), context);
+    EXPECT_EQ(stream_output_stores(*m, {"in", "not_a_buffer"}), 0);
+    const Counts c = count(*m);
+    EXPECT_EQ(c.nontemporal, 0);
+    EXPECT_EQ(c.sfences, 0);
+}
+
+TEST(StreamingStores, ScalarStoresAreLeftAlone) {
+    llvm::LLVMContext context;
+    auto m = Halide::compile_module_to_llvm_module(doubling_module(false), context);
+    // LLVM may vectorize the scalar loop itself (its vector stores are rewritten); its scalar
+    // stores, like a vectorized loop's tail, stay cached.
+    const Counts before = count(*m);
+    ASSERT_GT(before.scalar_stores, 0);
+    EXPECT_EQ(stream_output_stores(*m, {"out"}), before.other_vector_stores);
+    const Counts after = count(*m);
+    EXPECT_EQ(after.scalar_stores, before.scalar_stores);
+    EXPECT_EQ(after.scalar_nontemporal, 0);
+}
+
+std::string assembly_of(const std::string &family, const std::string &variant) {
+    const AotKernel *k = find_aot_kernel(family, variant);
+    EXPECT_NE(k, nullptr) << family << " " << variant;
+    if (!k) return "";
+    std::string path = k->stmt_path;
+    path.replace(path.size() - 5, 5, ".s");   // beside the statement: <family>_<variant>.s
+    std::ifstream in(path);
+    EXPECT_TRUE(in) << path;
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+TEST(StreamingStores, FusedNormsStreamTheirOutputAndNoOtherVariantDoes) {
+    for (const char *family : {"layernorm", "rmsnorm", "batchnorm", "groupnorm"}) {
+        for (const Variant &v : variants_of(family)) {
+            const std::string s = assembly_of(family, v.name);
+            const bool streams = s.find("vmovntps") != std::string::npos;
+            EXPECT_EQ(streams, v.streaming_stores) << family << " " << v.name;
+            if (v.streaming_stores) EXPECT_NE(s.find("sfence"), std::string::npos) << family << " " << v.name;
+        }
+    }
+    for (const char *family : {"embedding", "conv2d"}) {
+        for (const Variant &v : variants_of(family)) {
+            EXPECT_FALSE(v.streaming_stores) << family << " " << v.name;
+            EXPECT_EQ(assembly_of(family, v.name).find("vmovntps"), std::string::npos) << family << " " << v.name;
+        }
+    }
+}
+
+// The fused norms on rows of 256 floats, written into an output that starts 0, 4, 32 or 64 bytes
+// into a cache-line aligned block: at 0 and 64 every full vector store is streamed, at 4 and 32
+// none is (the fallback), and the numbers must be the interpreter's either way.
+TEST(StreamingStores, FusedNormsMatchTheInterpreterAtEveryOutputAlignment) {
+    const std::map<std::string, std::map<std::string, std::vector<int64_t>>> shapes = {
+        {"layernorm", {{"x", {6, 256}}, {"weight", {256}}, {"bias", {256}}}},
+        {"rmsnorm", {{"x", {6, 256}}, {"weight", {256}}}},
+        {"batchnorm", {{"x", {2, 3, 256}}, {"mean", {3}}, {"var", {3}}, {"weight", {3}}, {"bias", {3}}}},
+        {"groupnorm", {{"x", {2, 32, 2, 64}}, {"weight", {32, 2}}, {"bias", {32, 2}}}},
+    };
+    for (const auto &[family, inputs] : shapes) {
+        Family f = make_family(family);
+        Bindings b = bind_family(f, inputs);
+        Inputs in = testing::random_inputs(f.graph, b, 5);
+        if (family == "batchnorm") {
+            Array &var = in.at("var");
+            for (int64_t k = 0; k < var.size(); ++k) var.set(k, std::abs(var.get(k)) + 0.5);
+        }
+        const Array want = interpret(f.graph.outputs()[0], in, b);
+        const AotKernel *k = find_aot_kernel(family, "fused");
+        ASSERT_NE(k, nullptr) << family;
+        std::map<std::string, BufferRef> refs;
+        for (auto &[name, a] : in) refs.emplace(name, a.ref());
+        for (int offset_floats : {0, 1, 8, 16}) {
+            Array block(DType::Float32, {want.size() + 16});
+            BufferRef out{block.data<float>() + offset_floats, DType::Float32, want.shape()};
+            run_aot(*k, refs, out);
+            Array got(DType::Float32, want.shape());
+            std::copy(block.data<float>() + offset_floats, block.data<float>() + offset_floats + want.size(),
+                      got.data<float>());
+            EXPECT_TRUE(testing::arrays_near(want, got, 1e-5, 1e-5)) << family << " output at +" << 4 * offset_floats
+                                                                    << " bytes";
+        }
+    }
+}
+
+}  // namespace
+}  // namespace halogen
