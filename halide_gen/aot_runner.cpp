@@ -49,7 +49,31 @@ void check_family_shapes(const AotKernel &k, const std::map<std::string, BufferR
                  output.shape, b);
 }
 
+// The largest cache level's size from sysfs (cpu0), or 0.
+int64_t last_level_cache_bytes() {
+    int64_t best_level = 0, bytes = 0;
+    for (int index = 0; index < 8; ++index) {
+        const std::string dir = fmt::format("/sys/devices/system/cpu/cpu0/cache/index{}/", index);
+        std::ifstream level_file(dir + "level"), size_file(dir + "size");
+        int64_t level = 0, size = 0;
+        std::string unit;
+        if (!(level_file >> level) || !(size_file >> size)) break;
+        size_file >> unit;   // "32768K"
+        const int64_t scale = unit == "M" ? (1 << 20) : unit == "G" ? (int64_t(1) << 30) : unit == "K" ? 1024 : 1;
+        if (level >= best_level) best_level = level, bytes = size * scale;
+    }
+    return bytes;
+}
+
 }  // namespace
+
+int64_t streaming_threshold_bytes() {
+    static const int64_t bytes = [] {
+        const int64_t llc = last_level_cache_bytes();
+        return llc > 0 ? llc / 2 : int64_t(16) << 20;
+    }();
+    return bytes;
+}
 
 const AotKernel *find_aot_kernel(const std::string &family, const std::string &variant) {
     for (const AotKernel &k : aot_kernels()) {
@@ -59,7 +83,7 @@ const AotKernel *find_aot_kernel(const std::string &family, const std::string &v
 }
 
 AotCall::AotCall(const AotKernel &k, const std::map<std::string, BufferRef> &inputs, const BufferRef &output)
-    : kernel_(&k) {
+    : kernel_(&k), entry_(k.argv) {
     static const bool handler_set = (halide_set_error_handler(record_error), true);
     (void)handler_set;
     use_openmp_par_for();
@@ -83,6 +107,9 @@ AotCall::AotCall(const AotKernel &k, const std::map<std::string, BufferRef> &inp
         buffers_.emplace_back(arg.type, halide_host(*ref), halide_extents(*ref, role));
     }
     for (auto &b : buffers_) args_.push_back(b.raw_buffer());
+    int64_t output_bytes = int64_t(dtype_size(output.dtype));
+    for (int64_t e : output.shape) output_bytes *= e;
+    if (k.streamed_argv && output_bytes >= streaming_threshold_bytes()) entry_ = k.streamed_argv;
     if (is_empty(output)) {
         // Nothing to compute, so Halide is not called (as FamilyKernel does): an autoscheduled
         // kernel's bounds checks reject the empty inputs such a call passes (zero tokens, zero
@@ -95,7 +122,7 @@ AotCall::AotCall(const AotKernel &k, const std::map<std::string, BufferRef> &inp
 
 void AotCall::run() {
     if (args_.empty()) return;   // an empty output, checked when the call was made
-    const int rc = kernel_->argv(args_.data());
+    const int rc = entry_(args_.data());
     if (rc != 0) {
         std::lock_guard<std::mutex> lock(error_mutex);
         throw Error(fmt::format("{} {}: kernel failed: {}", kernel_->family, kernel_->variant, last_error));

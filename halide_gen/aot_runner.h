@@ -17,12 +17,23 @@ struct AotKernel {
     const char *family;
     const char *variant;
     int (*argv)(void **args);
+    // The same kernel with its output written by streaming stores (Variant::streaming_stores;
+    // halide_gen/streaming_stores.h), or nullptr. A call uses it when the output takes at least
+    // streaming_threshold_bytes().
+    int (*streamed_argv)(void **args);
     const halide_filter_metadata_t *(*metadata)();
     const char *stmt_path;       // the lowered statement written beside the library at build time
     const char *c_source_path;   // the same kernel as C source (Halide's C backend), also beside it
 };
 
 const std::vector<AotKernel> &aot_kernels();
+
+// From this output size on, a kernel with a streamed twin writes through it: half the last-level
+// cache (sysfs; 16 MiB when it cannot be read). An output that large leaves the cache anyway, with
+// the inputs it was computed from, so a reader would not find it there; below it, cached stores
+// leave the output where the next kernel reads it. Measured at the perf grid's points only
+// (perf/notes.md, *Streaming stores*).
+int64_t streaming_threshold_bytes();
 // The kernel for (family, variant), or nullptr.
 const AotKernel *find_aot_kernel(const std::string &family, const std::string &variant);
 
@@ -38,9 +49,11 @@ class AotCall {
 public:
     AotCall(const AotKernel &k, const std::map<std::string, BufferRef> &inputs, const BufferRef &output);
     void run();
+    bool streamed() const { return entry_ != kernel_->argv; }   // through the streamed twin
 
 private:
     const AotKernel *kernel_;
+    int (*entry_)(void **args);
     std::vector<Halide::Runtime::Buffer<>> buffers_;
     std::vector<void *> args_;
 };

@@ -31,12 +31,13 @@ const std::vector<Variant> &variants_of(const std::string &family) {
          schedule_embedding_onehot_permuted},
         {"onehot_inline", "comparison inlined, Halide trims the vocab loop to one row: O(T*D)", false, true, "",
          schedule_embedding_onehot_inline},
-        {"gather", "one-hot rewrite to a gather: O(T*D)", true, true, "", schedule_embedding_gather},
+        {"gather", "one-hot rewrite to a gather: O(T*D); streaming stores when large", true, true, "",
+         schedule_embedding_gather, /*streaming_stores=*/true},
     });
     static const std::vector<Variant> norms = with_autoschedulers({
         {"naive", "one kernel per reduction plus one for the normalization", false, false, "", schedule_norm_naive},
-        {"fused", "one kernel, per-row statistics, vectorized, parallel, streaming stores", false, true, "",
-         schedule_norm_fused, /*streaming_stores=*/true},
+        {"fused", "one kernel, per-row statistics, vectorized, parallel; streaming stores when large", false, true,
+         "", schedule_norm_fused, /*streaming_stores=*/true},
     });
     static const std::vector<Variant> conv = with_autoschedulers({
         {"naive", "the fused group, unscheduled", false, true, "", nullptr},

@@ -10,10 +10,10 @@
 //              onehot_inline   the comparison inlined into the reduction, which Halide trims to the
 //                              one matching row -- O(T*D)
 //              gather          the one-hot rewrite (frontend/rewrites) turns the sum into a gather
-//                              -- O(T*D)
+//                              -- O(T*D); a large output written with streaming stores (AOT)
 //   norms      naive           one kernel per reduction plus one for the normalization
 //              fused           one kernel, statistics per row inside it, vectorized, parallel;
-//                              the output written with streaming stores (AOT)
+//                              a large output written with streaming stores (AOT)
 //   conv       naive           the fused group, unscheduled
 //              tiled           output-channel and spatial tiles in registers, vectorized, the
 //                              window unrolled, parallel outer loop
@@ -37,10 +37,12 @@ struct Variant {
     std::string autoscheduler;               // "Adams2019", "Mullapudi2016", "Li2018", or "" (hand)
     // The hand schedule of one lowered group (nullptr: Halide's defaults).
     void (*schedule)(LoweredGraph &lg, const Halide::Target &target) = nullptr;
-    // Write the output with non-temporal stores where a vector store is aligned: for kernels that
-    // stream an output too large to be read back from the cache. Halide 14 has no directive for
-    // it; the AOT generator rewrites the compiled stores (halide_gen/streaming_stores.h). JIT
-    // kernels keep cached stores.
+    // Write a large output with non-temporal stores (where a vector store is aligned): it would
+    // not stay in the cache anyway, and a cached store first reads the line it writes. Halide 14
+    // has no directive for it: the AOT build adds a twin kernel whose compiled stores are
+    // rewritten (halide_gen/streaming_stores.h, listed in halide_gen/CMakeLists.txt), and the
+    // runner calls it from streaming_threshold_bytes() of output on (halide_gen/aot_runner.h).
+    // JIT kernels keep cached stores.
     bool streaming_stores = false;
 };
 

@@ -50,7 +50,10 @@ void generate_family(Out &out, const std::string &variant, const Halide::Target 
 
 // The generator framework's own auto_schedule would run after generate(), too late to guard the
 // output's tails (halide_gen/autoschedule.h), so the generators call the autoscheduler themselves.
+// `streamed` builds a variant's streamed twin: the pipeline is the same, and halogen.generator's
+// main rewrites the compiled stores (generator_main.cpp).
 #define HALOGEN_GENERATE(family, ...)                                                                    \
+    Halide::GeneratorParam<bool> streamed{"streamed", false};                                          \
     void generate() {                                                                                  \
         if (this->auto_schedule) {                                                                     \
             throw halogen::Error(std::string(family) + ": leave auto_schedule false; the variant names the autoscheduler"); \

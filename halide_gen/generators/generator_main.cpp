@@ -1,7 +1,7 @@
 // halogen.generator's main: Halide's generator driver (generate_filter_main, the command line
 // add_halide_library uses), with a "host" target corrected for this CPU (halide_gen/host_target.h);
-// then, for a variant whose output is written with streaming stores (Variant::streaming_stores),
-// the object file and assembly listing once more with those stores
+// then, for a streamed twin (streamed=true, only for a variant with Variant::streaming_stores),
+// the object file and assembly listing once more with the output's stores streamed
 // (halide_gen/streaming_stores.h). The header, statement and C source stay Halide's.
 #include <algorithm>
 #include <iostream>
@@ -79,9 +79,16 @@ int main(int argc, char **argv) {
     const int status = Halide::Internal::generate_filter_main(argc, argv, std::cerr);
     if (status != 0) return status;
     const GeneratorCall call = parse(argc, argv);
-    if (call.generator.empty() || !emits(call, "object") || !call.params.count("variant")) return 0;
+    const auto streamed = call.params.find("streamed");
+    if (!emits(call, "object") || streamed == call.params.end() || streamed->second != "true") return 0;
     try {
-        if (!halogen::find_variant(call.generator, call.params.at("variant")).streaming_stores) return 0;
+        const std::string variant = call.params.count("variant") ? call.params.at("variant") : "";
+        if (!halogen::find_variant(call.generator, variant).streaming_stores) {
+            std::cerr << fmt::format("halogen.generator: {} {} does not ask for streaming stores "
+                                     "(Variant::streaming_stores), but streamed=true was given\n",
+                                     call.generator, variant);
+            return 1;
+        }
         const Halide::Target target(call.params.count("target") ? call.params.at("target") : "host");
         auto generator = Halide::Internal::GeneratorRegistry::create(call.generator, Halide::GeneratorContext(target));
         Halide::Internal::GeneratorParamsMap params;

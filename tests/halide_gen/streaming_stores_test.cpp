@@ -1,6 +1,9 @@
-// Streaming stores (halide_gen/streaming_stores.h): the rewrite on a small pipeline's LLVM module,
-// the fused norms' AOT kernels built with it (their assembly, and their numbers at every output
-// alignment, so both the streamed and the fallback stores run), and the kernels without it.
+// Streaming stores (halide_gen/streaming_stores.h): the rewrite on a small pipeline's LLVM module;
+// the streamed twins of the AOT kernels (their assembly, their numbers at every output alignment,
+// so both the streamed and the fallback stores run), which variants have one, and when the
+// runner calls it.
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -105,12 +108,9 @@ TEST(StreamingStores, ScalarStoresAreLeftAlone) {
     EXPECT_EQ(after.scalar_nontemporal, 0);
 }
 
-std::string assembly_of(const std::string &family, const std::string &variant) {
-    const AotKernel *k = find_aot_kernel(family, variant);
-    EXPECT_NE(k, nullptr) << family << " " << variant;
-    if (!k) return "";
-    std::string path = k->stmt_path;
-    path.replace(path.size() - 5, 5, ".s");   // beside the statement: <family>_<variant>.s
+std::string assembly_of(const AotKernel &k, bool streamed) {
+    std::string path = k.stmt_path;   // the assembly sits beside the statement
+    path.replace(path.size() - 5, 5, streamed ? "_streamed.s" : ".s");
     std::ifstream in(path);
     EXPECT_TRUE(in) << path;
     std::stringstream s;
@@ -118,32 +118,41 @@ std::string assembly_of(const std::string &family, const std::string &variant) {
     return s.str();
 }
 
-TEST(StreamingStores, FusedNormsStreamTheirOutputAndNoOtherVariantDoes) {
-    for (const char *family : {"layernorm", "rmsnorm", "batchnorm", "groupnorm"}) {
-        for (const Variant &v : variants_of(family)) {
-            const std::string s = assembly_of(family, v.name);
-            const bool streams = s.find("vmovntps") != std::string::npos;
-            EXPECT_EQ(streams, v.streaming_stores) << family << " " << v.name;
-            if (v.streaming_stores) EXPECT_NE(s.find("sfence"), std::string::npos) << family << " " << v.name;
-        }
-    }
-    for (const char *family : {"embedding", "conv2d"}) {
-        for (const Variant &v : variants_of(family)) {
-            EXPECT_FALSE(v.streaming_stores) << family << " " << v.name;
-            EXPECT_EQ(assembly_of(family, v.name).find("vmovntps"), std::string::npos) << family << " " << v.name;
-        }
-    }
+// The kernel called through its streamed twin, whatever the output's size.
+AotKernel streamed_twin(const AotKernel &k) {
+    AotKernel twin = k;
+    twin.argv = k.streamed_argv;
+    twin.streamed_argv = nullptr;
+    return twin;
 }
 
-// The fused norms on rows of 256 floats, written into an output that starts 0, 4, 32 or 64 bytes
-// into a cache-line aligned block: at 0 and 64 every full vector store is streamed, at 4 and 32
-// none is (the fallback), and the numbers must be the interpreter's either way.
-TEST(StreamingStores, FusedNormsMatchTheInterpreterAtEveryOutputAlignment) {
+TEST(StreamingStores, TwinsAreTheVariantsThatAskForThemAndOnlyTheyStream) {
+    int twins = 0;
+    for (const AotKernel &k : aot_kernels()) {
+        const Variant &v = find_variant(k.family, k.variant);
+        EXPECT_EQ(k.streamed_argv != nullptr, v.streaming_stores)
+            << k.family << " " << k.variant << ": halide_gen/CMakeLists.txt's HALOGEN_STREAMED_VARIANTS and "
+            << "Variant::streaming_stores disagree";
+        EXPECT_EQ(assembly_of(k, false).find("vmovntps"), std::string::npos) << k.family << " " << k.variant;
+        if (!k.streamed_argv) continue;
+        ++twins;
+        const std::string s = assembly_of(k, true);
+        EXPECT_NE(s.find("vmovntps"), std::string::npos) << k.family << " " << k.variant;
+        EXPECT_NE(s.find("sfence"), std::string::npos) << k.family << " " << k.variant;
+    }
+    EXPECT_EQ(twins, 5);   // the four norms' fused, embedding's gather
+}
+
+// The twins on rows of 256 floats, written into an output that starts 0, 4, 32 or 64 bytes into a
+// cache-line aligned block: at 0 and 64 every full vector store is streamed, at 4 and 32 none is
+// (the fallback), and the numbers must be the interpreter's either way.
+TEST(StreamingStores, TwinsMatchTheInterpreterAtEveryOutputAlignment) {
     const std::map<std::string, std::map<std::string, std::vector<int64_t>>> shapes = {
         {"layernorm", {{"x", {6, 256}}, {"weight", {256}}, {"bias", {256}}}},
         {"rmsnorm", {{"x", {6, 256}}, {"weight", {256}}}},
         {"batchnorm", {{"x", {2, 3, 256}}, {"mean", {3}}, {"var", {3}}, {"weight", {3}}, {"bias", {3}}}},
         {"groupnorm", {{"x", {2, 32, 2, 64}}, {"weight", {32, 2}}, {"bias", {32, 2}}}},
+        {"embedding", {{"ids", {9}}, {"weight", {17, 256}}}},
     };
     for (const auto &[family, inputs] : shapes) {
         Family f = make_family(family);
@@ -153,21 +162,56 @@ TEST(StreamingStores, FusedNormsMatchTheInterpreterAtEveryOutputAlignment) {
             Array &var = in.at("var");
             for (int64_t k = 0; k < var.size(); ++k) var.set(k, std::abs(var.get(k)) + 0.5);
         }
+        if (family == "embedding") {   // rows in range, and two out of range (zero rows)
+            Array &ids = in.at("ids");
+            for (int64_t t = 0; t < ids.size(); ++t) ids.set(t, t == 3 ? -1 : t == 5 ? 17 : (t * 7) % 17);
+        }
         const Array want = interpret(f.graph.outputs()[0], in, b);
-        const AotKernel *k = find_aot_kernel(family, "fused");
-        ASSERT_NE(k, nullptr) << family;
+        const AotKernel *k = find_aot_kernel(family, family == "embedding" ? "gather" : "fused");
+        ASSERT_TRUE(k && k->streamed_argv) << family;
+        const AotKernel twin = streamed_twin(*k);
         std::map<std::string, BufferRef> refs;
         for (auto &[name, a] : in) refs.emplace(name, a.ref());
         for (int offset_floats : {0, 1, 8, 16}) {
             Array block(DType::Float32, {want.size() + 16});
             BufferRef out{block.data<float>() + offset_floats, DType::Float32, want.shape()};
-            run_aot(*k, refs, out);
+            run_aot(twin, refs, out);
             Array got(DType::Float32, want.shape());
             std::copy(block.data<float>() + offset_floats, block.data<float>() + offset_floats + want.size(),
                       got.data<float>());
             EXPECT_TRUE(testing::arrays_near(want, got, 1e-5, 1e-5)) << family << " output at +" << 4 * offset_floats
                                                                     << " bytes";
         }
+    }
+}
+
+// A gather whose output is just below, and exactly at, the threshold: the runner switches to the
+// twin at the threshold, and both calls copy the selected rows (checked row by row, not against
+// the interpreter, whose one-hot sum would take T*V*D steps here).
+TEST(StreamingStores, RunnerCallsTheTwinFromTheThresholdOn) {
+    const AotKernel *k = find_aot_kernel("embedding", "gather");
+    ASSERT_TRUE(k && k->streamed_argv);
+    const int64_t D = 1024, V = 37;
+    const int64_t at_threshold = streaming_threshold_bytes() / (D * 4);
+    ASSERT_GT(at_threshold, 1);
+    Array weight(DType::Float32, {V, D});
+    for (int64_t i = 0; i < V * D; ++i) weight.set(i, double(i % 1000) - 0.5 * double(i / D));
+    for (int64_t T : {at_threshold - 1, at_threshold}) {
+        Array ids(DType::Int32, {T});
+        for (int64_t t = 0; t < T; ++t) ids.set(t, t % 11 == 5 ? V : (t * 13) % V);
+        Array out(DType::Float32, {T, D});
+        AotCall call(*k, {{"ids", ids.ref()}, {"weight", weight.ref()}}, out.ref());
+        EXPECT_EQ(call.streamed(), T * D * 4 >= streaming_threshold_bytes()) << "T = " << T;
+        call.run();
+        int64_t wrong = 0;
+        for (int64_t t = 0; t < T; ++t) {
+            const int64_t row = int64_t(ids.get(t));
+            for (int64_t d = 0; d < D; ++d) {
+                const double want = row < V ? weight.get(row * D + d) : 0.0;
+                wrong += out.get(t * D + d) != want;
+            }
+        }
+        EXPECT_EQ(wrong, 0) << "T = " << T;
     }
 }
 
