@@ -60,7 +60,10 @@ int64_t last_level_cache_bytes() {
         if (!(level_file >> level) || !(size_file >> size)) break;
         size_file >> unit;   // "32768K"
         const int64_t scale = unit == "M" ? (1 << 20) : unit == "G" ? (int64_t(1) << 30) : unit == "K" ? 1024 : 1;
-        if (level >= best_level) best_level = level, bytes = size * scale;
+        if (level >= best_level) {
+            best_level = level;
+            bytes = size * scale;
+        }
     }
     return bytes;
 }

@@ -1,7 +1,6 @@
 // The streaming-store rewrite on Halide's LLVM module (see the header).
 #include "halide_gen/streaming_stores.h"
 
-#include <algorithm>
 #include <set>
 #include <vector>
 
@@ -13,7 +12,6 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
-#include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
@@ -44,8 +42,7 @@ bool stores_into(const llvm::StoreInst &store, const std::set<std::string> &buff
 // A vector store of a power-of-two size of at least 16 bytes (what MOVNTPS and its wider forms
 // write at once).
 bool streamable(const llvm::StoreInst &store, const llvm::DataLayout &layout) {
-    const llvm::Type *type = store.getValueOperand()->getType();
-    if (!type->isVectorTy() || store.isVolatile() || !store.isSimple()) return false;
+    if (!store.getValueOperand()->getType()->isVectorTy() || !store.isSimple()) return false;
     const uint64_t bytes = layout.getTypeStoreSize(store.getValueOperand()->getType()).getFixedSize();
     return bytes >= 16 && (bytes & (bytes - 1)) == 0;
 }
