@@ -65,18 +65,41 @@ void schedule_embedding_onehot_inline(LoweredGraph &lg, const Halide::Target &ta
 }
 
 void schedule_embedding_gather(LoweredGraph &lg, const Halide::Target &target) {
-    // parallel t_o: for t_i < 8: for d (vectorized): out[t, d] = 0 <= ids[t] < V ? W[ids[t], d] : 0
+    // parallel t_o: for t_i < 8: out[t, d] = 0 <= ids[t] < V ? W[ids[t], d] : 0, the row copied
+    // (T < 8: for t, one task)
+    //   D >= 4 pages:  for d_block: for d_io < 1024 / 2W: for d_stream < 4 (unrolled): 2W lanes
+    //   shorter rows:  for d: 2W lanes
     // A task copies up to 8 rows: one row per task (16 KiB at D = 4096) spent more time in the
-    // thread pool's queue than in the copy (perf/notes.md).
+    // thread pool's queue than in the copy (perf/notes.md). A long row is read as four streams
+    // a page (1024 floats) apart, so that the cache misses on a row's four pages overlap: the
+    // hardware prefetcher does not cross a page, and a single stream stalls at each page start.
     if (lg.output->shape.size() != 2 || !lg.group.compute_level.empty()) {
         throw Error(fmt::format("embedding gather schedule: expected a rewritten [T, D] group, got {}",
                                 lg.group.describe()));
     }
-    constexpr int kRowsPerTask = 8;
-    Halide::Var t = lg.vars[0], t_o("t_o"), t_i("t_i");
-    lg.out.split(t, t_o, t_i, kRowsPerTask, Halide::TailStrategy::GuardWithIf)
-        .parallel(t_o)
-        .vectorize(lg.vars[1], 2 * width(target), Halide::TailStrategy::GuardWithIf);
+    constexpr int kRowsPerTask = 8, kPageFloats = 1024, kStreams = 4;
+    const Halide::TailStrategy guard = Halide::TailStrategy::GuardWithIf;
+    const int lanes = 2 * width(target);
+    Halide::Var t = lg.vars[0], d = lg.vars[1], t_o("t_o"), t_i("t_i");
+    Halide::Var d_page("d_page"), d_in("d_in"), d_block("d_block"), d_stream("d_stream"), d_io("d_io"), d_v("d_v");
+    const Halide::OutputImageParam out = lg.out.output_buffer();
+    const Halide::Expr long_rows = out.dim(0).extent() >= kStreams * kPageFloats;   // D: Halide dim 0
+    const Halide::Expr few_rows = out.dim(1).extent() < kRowsPerTask;               // T: Halide dim 1
+    auto copy_row = [&](Halide::Stage s, Halide::Var outer_row) {
+        s.specialize(long_rows)
+            .split(d, d_page, d_in, kPageFloats, guard)
+            .split(d_page, d_block, d_stream, kStreams, guard)
+            .split(d_in, d_io, d_v, lanes, guard)
+            .reorder(d_v, d_stream, d_io, d_block, outer_row)
+            .vectorize(d_v)
+            .unroll(d_stream);
+        s.vectorize(d, lanes, guard);
+    };
+    // Fewer rows than a task takes: one task, and no partial block of rows, whose copy Halide
+    // would guard vector by vector (it does not partition loops nested in a loop's tail).
+    copy_row(lg.out.specialize(few_rows), t);
+    lg.out.split(t, t_o, t_i, kRowsPerTask, guard).parallel(t_o);
+    copy_row(Halide::Stage(lg.out), t_i);
 }
 
 }  // namespace halogen

@@ -31,6 +31,10 @@ std::vector<Shape_> shapes() {
     return {
         {"embedding", {{"ids", {7}}, {"weight", {13, 33}}}},
         {"embedding", {{"ids", {1}}, {"weight", {5, 1}}}},
+        // Rows of 4 pages and more (the gather's four streams): exactly 4, and 5 pages plus 40 floats.
+        {"embedding", {{"ids", {3}}, {"weight", {4, 4096}}}},
+        {"embedding", {{"ids", {9}}, {"weight", {6, 5160}}}},
+        {"embedding", {{"ids", {11}}, {"weight", {13, 40}}}},   // a full task of rows and a partial one
         {"layernorm", {{"x", {3, 33}}, {"weight", {33}}, {"bias", {33}}}},
         {"layernorm", {{"x", {1, 1}}, {"weight", {1}}, {"bias", {1}}}},
         {"rmsnorm", {{"x", {5, 17}}, {"weight", {17}}}},
@@ -151,6 +155,30 @@ TEST(Variants, EmbeddingGatherGivesEachTaskABlockOfRows) {
     EXPECT_TRUE(has(".t_o:parallel")) << nest.stmt;
     EXPECT_TRUE(has(".t_i:serial")) << nest.stmt;
     EXPECT_FALSE(has(".t_i:parallel")) << nest.stmt;
+}
+
+TEST(Variants, EmbeddingGatherReadsALongRowAsFourStreamsAPageApart) {
+    // schedules/embedding.cpp: rows of 4 pages and more are copied in steps of four vectors, one
+    // from each page of a block; the stream loop is unrolled, so no loop is left for it.
+    LoopNest nest = loop_nest(FamilyKernel("embedding", "gather").pipeline().lowered.back());
+    auto count = [&](const std::string &suffix) {
+        return std::count_if(nest.loops.begin(), nest.loops.end(), [&](const std::string &l) {
+            return l.size() >= suffix.size() && l.compare(l.size() - suffix.size(), suffix.size(), suffix) == 0;
+        });
+    };
+    // Both row paths (fewer than a task's 8 rows, and blocks of 8) have the block and step loops.
+    EXPECT_GE(count(".d_page.d_block:serial"), 2) << nest.stmt;
+    EXPECT_GE(count(".d_in.d_io:serial"), 2) << nest.stmt;
+    EXPECT_EQ(count(".d_stream:serial") + count(".d_stream:unrolled"), 0) << nest.stmt;
+    // The first step loop holds four stores, 1024 floats apart.
+    const size_t step = nest.stmt.find(".d_in.d_io, 0, ");
+    ASSERT_NE(step, std::string::npos) << nest.stmt;
+    const std::string body = nest.stmt.substr(step, nest.stmt.find('}', step) - step);
+    for (const char *offset : {" + 1024, 1, ", " + 2048, 1, ", " + 3072, 1, "}) {
+        EXPECT_NE(body.find(offset), std::string::npos) << offset << " in\n" << body;
+    }
+    // Fewer rows than a task takes run as one serial loop over the rows, not as a partial task.
+    EXPECT_GE(count(".rebased:serial"), 1) << nest.stmt;
 }
 
 TEST(Variants, ConvTiledLoopStructureInEveryRank) {
