@@ -29,10 +29,10 @@ struct AotKernel {
 const std::vector<AotKernel> &aot_kernels();
 
 // From this output size on, a kernel with a streamed twin writes through it: half the last-level
-// cache (sysfs; 16 MiB when it cannot be read). An output that large leaves the cache anyway, with
-// the inputs it was computed from, so a reader would not find it there; below it, cached stores
-// leave the output where the next kernel reads it. Measured at the perf grid's points only
-// (perf/notes.md, *Streaming stores*).
+// cache (halide_gen/host_caches.h; 16 MiB when sysfs cannot be read). An output that large
+// leaves the cache anyway, with the inputs it was computed from, so a reader would not find it
+// there; below it, cached stores leave the output where the next kernel reads it. Measured at
+// the perf grid's points only (perf/notes.md, *Streaming stores*).
 int64_t streaming_threshold_bytes();
 // The kernel for (family, variant), or nullptr.
 const AotKernel *find_aot_kernel(const std::string &family, const std::string &variant);

@@ -1,14 +1,13 @@
 // The benchmark grid (cases.h).
 #include "perf/cases.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "halide_gen/aot_runner.h"
+#include "halide_gen/host_caches.h"
 
 namespace halogen::perf {
 
@@ -80,17 +79,7 @@ BenchCase conv_case(std::vector<int64_t> x, std::vector<int64_t> kernel, std::ve
 
 }  // namespace
 
-int64_t fresh_id_bytes() {
-    int64_t cache = 0;
-    for (int level : {_SC_LEVEL4_CACHE_SIZE, _SC_LEVEL3_CACHE_SIZE, _SC_LEVEL2_CACHE_SIZE}) {
-        const long bytes = sysconf(level);
-        if (bytes > 0) {
-            cache = bytes;
-            break;
-        }
-    }
-    return std::max<int64_t>(int64_t(128) << 20, 2 * cache);
-}
+int64_t fresh_id_bytes() { return std::max<int64_t>(int64_t(128) << 20, 2 * last_level_cache_bytes()); }
 
 std::vector<BenchCase> benchmark_grid(bool quick) {
     std::vector<BenchCase> g;

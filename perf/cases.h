@@ -26,8 +26,8 @@ struct BenchCase {
 };
 
 // Bytes of table rows that an embedding case's fresh id sets touch together: twice the
-// last-level cache the OS reports (sysconf), and at least 128 MiB. On a VM that reports a 260 MiB
-// L3 that is 520 MiB of the 2 GiB llama3-8B table.
+// last-level cache (halide_gen/host_caches.h, the size the AOT runner's streaming threshold also
+// uses), and at least 128 MiB: 128 MiB of the 2 GiB llama3-8B table on a 32 MiB L3.
 int64_t fresh_id_bytes();
 
 // The grid of issue 5: the llama3-8B embedding by tokens (hot and fresh ids) and by vocabulary,

@@ -1,9 +1,11 @@
 // Streaming stores (halide_gen/streaming_stores.h): the rewrite on a small pipeline's LLVM module;
 // the streamed twins of the AOT kernels (their assembly, their numbers at every output alignment,
 // so both the streamed and the fallback stores run), which variants have one, and when the
-// runner calls it.
+// runner calls it (half the last-level cache, halide_gen/host_caches.h).
 #include <algorithm>
+#include <cinttypes>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -18,6 +20,7 @@
 #include "frontend/families.h"
 #include "frontend/halogen.h"
 #include "halide_gen/aot_runner.h"
+#include "halide_gen/host_caches.h"
 #include "halide_gen/host_target.h"
 #include "halide_gen/streaming_stores.h"
 #include "schedules/variants.h"
@@ -186,6 +189,23 @@ TEST(StreamingStores, TwinsMatchTheInterpreterAtEveryOutputAlignment) {
                                                                     << " bytes";
         }
     }
+}
+
+// The threshold is half the last-level cache as lscpu reads it (util-linux, a second reading of
+// sysfs), not what sysconf says (halide_gen/host_caches.h).
+TEST(StreamingStores, ThresholdIsHalfTheLastLevelCacheLscpuReports) {
+    FILE *p = popen("lscpu -B -C=ONE-SIZE,LEVEL 2>/dev/null", "r");
+    ASSERT_NE(p, nullptr);
+    int64_t size = 0, level = 0, llc = 0, llc_level = 0;
+    char header[256] = {};
+    if (!fgets(header, sizeof header, p)) header[0] = 0;   // "ONE-SIZE LEVEL"
+    while (fscanf(p, "%" SCNd64 " %" SCNd64, &size, &level) == 2) {
+        if (level >= llc_level) llc_level = level, llc = size;
+    }
+    pclose(p);
+    if (llc == 0) GTEST_SKIP() << "lscpu reports no caches here";
+    EXPECT_EQ(last_level_cache_bytes(), llc);
+    EXPECT_EQ(streaming_threshold_bytes(), llc / 2);
 }
 
 // A gather whose output is just below, and exactly at, the threshold: the runner switches to the
