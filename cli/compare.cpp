@@ -48,6 +48,7 @@ struct Case {
 struct Runnable {
     int kernels = 0;
     std::function<void(const std::map<std::string, BufferRef> &, const BufferRef &)> run;
+    std::shared_ptr<bool> streamed = std::make_shared<bool>(false);   // the last run went through the twin
 };
 
 struct Result {
@@ -55,6 +56,7 @@ struct Result {
     int kernels = 0;
     double median_ms = -1, max_abs_err = -1;
     bool ok = true;
+    bool streamed = false;   // written through the kernel's streamed twin (halide_gen/aot_runner.h)
 };
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
@@ -225,7 +227,14 @@ std::vector<Result> run_case(Case &c, const CompareOptions &o, nlohmann::json &r
                 auto jit = std::make_shared<FamilyKernel>(*c.jit_family, v->name);
                 k = {jit->kernels(), [jit](const auto &in, const BufferRef &out) { jit->run(in, out); }};
             } else if (const AotKernel *aot = find_aot_kernel(c.family, v->name)) {
-                k = {aot_kernel_count(*aot), [aot](const auto &in, const BufferRef &out) { run_aot(*aot, in, out); }};
+                auto streamed = std::make_shared<bool>(false);
+                k = {aot_kernel_count(*aot),
+                     [aot, streamed](const auto &in, const BufferRef &out) {
+                         AotCall call(*aot, in, out);
+                         *streamed = call.streamed();
+                         call.run();
+                     },
+                     streamed};
             }
         } catch (const Halide::Error &e) {   // e.g. an autoscheduler that cannot schedule this graph
             std::string what = e.what();
@@ -240,6 +249,8 @@ std::vector<Result> run_case(Case &c, const CompareOptions &o, nlohmann::json &r
         r.kernels = k.kernels;
         try {
             time_variant(c, o, k, in, want, interpretable, r, failures);
+            r.streamed = *k.streamed;
+            if (r.streamed) r.note += r.note.empty() ? "streaming stores" : ", streaming stores";
         } catch (const Error &e) {
             // A kernel that rejects these inputs (a typed error, e.g. a buffer too large for
             // Halide's 32-bit extents) is a result too, not a wrong answer.
@@ -273,6 +284,7 @@ std::vector<Result> run_case(Case &c, const CompareOptions &o, nlohmann::json &r
                    c.work(r.variant), r.median_ms, rate, slowest / r.median_ms, r.max_abs_err, r.note);
         rec["median_ms"] = r.median_ms;
         rec["max_abs_err"] = r.max_abs_err;
+        rec["streaming_stores"] = r.streamed;
         rec[c.flops > 0 ? "gflops" : "gbps"] = rate;
         if (copy_s > 0) rec["memcpy_gbps"] = c.bytes / copy_s / 1e9;
         records.push_back(rec);

@@ -16,6 +16,7 @@
 #include "frontend/graph_json.h"
 #include "frontend/grouping/grouping.h"
 #include "frontend/halogen.h"
+#include "halide_gen/aot_runner.h"
 #include "halide_gen/host_target.h"
 #include "halide_gen/jit.h"
 #include "halide_gen/loop_nest.h"
@@ -134,6 +135,9 @@ int main(int argc, char **argv) {
     try {
         if (*seed_cmd) return seed(schedule);
         if (*groups_cmd) return groups(graph_file);
+        // The commands that call AOT kernels read HALOGEN_STREAMING_THRESHOLD_BYTES first, so a
+        // bad value stops them with one line instead of failing each kernel that has a twin.
+        if (*compare_cmd || *run_cmd) halogen::streaming_threshold_bytes();
         if (*compare_cmd) return halogen::run_compare(co);
         if (*show_cmd) return halogen::show_kernel(family, variant, c_source);
         if (*run_cmd) {

@@ -2,6 +2,8 @@
 #include "halide_gen/aot_runner.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <mutex>
@@ -54,6 +56,16 @@ void check_family_shapes(const AotKernel &k, const std::map<std::string, BufferR
 
 int64_t streaming_threshold_bytes() {
     static const int64_t bytes = [] {
+        if (const char *env = std::getenv("HALOGEN_STREAMING_THRESHOLD_BYTES")) {
+            const std::string text = env;
+            int64_t value = -1;
+            const auto [end, err] = std::from_chars(text.data(), text.data() + text.size(), value);
+            if (err != std::errc() || end != text.data() + text.size() || value < 0) {
+                throw Error(fmt::format("HALOGEN_STREAMING_THRESHOLD_BYTES: '{}' is not a byte count (an integer >= 0)",
+                                        text));
+            }
+            return value;
+        }
         const int64_t llc = last_level_cache_bytes();
         return llc > 0 ? llc / 2 : int64_t(16) << 20;
     }();

@@ -32,7 +32,9 @@ const std::vector<AotKernel> &aot_kernels();
 // cache (halide_gen/host_caches.h; 16 MiB when sysfs cannot be read). An output that large
 // leaves the cache anyway, with the inputs it was computed from, so a reader would not find it
 // there; below it, cached stores leave the output where the next kernel reads it. Measured at
-// the perf grid's points only (perf/notes.md, *Streaming stores*).
+// the perf grid's points only (perf/notes.md, *Streaming stores*). The environment variable
+// HALOGEN_STREAMING_THRESHOLD_BYTES, read once, replaces it (0: always the twin); Error when it
+// is not an integer >= 0.
 int64_t streaming_threshold_bytes();
 // The kernel for (family, variant), or nullptr.
 const AotKernel *find_aot_kernel(const std::string &family, const std::string &variant);
