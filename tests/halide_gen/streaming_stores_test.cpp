@@ -151,8 +151,9 @@ TEST(StreamingStores, TwinsAreTheVariantsThatAskForThemAndOnlyTheyStream) {
 }
 
 // The twins on rows of 256 floats (the gather's: 4352, a block of four page streams and a tail),
-// written into an output that starts 0, 4, 32 or 64 bytes into a cache-line aligned block: at 0 and 64 every full vector store is streamed, at 4 and 32 none is
-// (the fallback), and the numbers must be the interpreter's either way.
+// written into an output that starts 0, 4, 32 or 64 bytes into a cache-line aligned block: at 0
+// and 64 every full vector store is streamed, at 4 and 32 none is (the fallback), and the numbers
+// must be the interpreter's either way.
 TEST(StreamingStores, TwinsMatchTheInterpreterAtEveryOutputAlignment) {
     const std::map<std::string, std::map<std::string, std::vector<int64_t>>> shapes = {
         {"layernorm", {{"x", {6, 256}}, {"weight", {256}}, {"bias", {256}}}},

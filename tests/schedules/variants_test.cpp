@@ -158,8 +158,8 @@ TEST(Variants, EmbeddingGatherGivesEachTaskABlockOfRows) {
 }
 
 TEST(Variants, EmbeddingGatherReadsALongRowAsFourStreamsAPageApart) {
-    // schedules/embedding.cpp: rows of 4 pages and more are copied in steps of four vectors, one
-    // from each page of a block; the stream loop is unrolled, so no loop is left for it.
+    // schedules/embedding.cpp: rows of 4 pages and more are copied in steps of four 2W-lane
+    // chunks, one from each page of a block; the stream loop is unrolled, so no loop is left.
     LoopNest nest = loop_nest(FamilyKernel("embedding", "gather").pipeline().lowered.back());
     auto count = [&](const std::string &suffix) {
         return std::count_if(nest.loops.begin(), nest.loops.end(), [&](const std::string &l) {
