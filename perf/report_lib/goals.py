@@ -3,7 +3,7 @@ thread count), each a measured ratio or a reason it is missing. A goal FAILs whe
 is under its threshold, PASSes only when every point it needs was measured, and is otherwise
 NOT MEASURED."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import List, Optional
 
 from .markdown import ratio
@@ -21,6 +21,10 @@ class Point:
     value: Optional[float]
     missing: str = ""          # why value is None
     detail: str = ""           # shown after the value, e.g. the same rate against another limit
+    key: str = ""              # the point across runs (the label without a run's own peer); label if empty
+
+    def __post_init__(self):
+        self.key = self.key or self.label
 
 
 @dataclass
@@ -29,6 +33,8 @@ class Goal:
     measured: str
     threshold: str
     verdict: str
+    points: List[Point] = field(default_factory=list)
+    minimum: float = 0.0       # the threshold every point must reach
 
 
 def verdict(points: List[Point], threshold: float) -> str:
@@ -62,7 +68,8 @@ def describe(points: List[Point], threshold: float, none_text: str) -> str:
 
 
 def goal(name: str, points: List[Point], threshold: float, threshold_text: str, none_text: str) -> Goal:
-    return Goal(name, describe(points, threshold, none_text), threshold_text, verdict(points, threshold))
+    return Goal(name, describe(points, threshold, none_text), threshold_text, verdict(points, threshold),
+                points, threshold)
 
 
 def absent(result: Optional[Result], impl: str) -> str:
@@ -120,8 +127,9 @@ def norm_points(runs: Runs, limits: Limits, family: str):
                 peer_points.append(Point(f"{shape} t{threads}", None, "no peer" + (
                     ": " + ", ".join(failed) if failed else "")))
             else:
-                peer_points.append(ratio_point(f"{shape} t{threads} vs {peer.impl}", fused, "halogen:fused",
-                                               peer, peer.impl))
+                point = ratio_point(f"{shape} t{threads} vs {peer.impl}", fused, "halogen:fused", peer, peer.impl)
+                point.key = f"{shape} t{threads}"
+                peer_points.append(point)
             label = f"{shape} t{threads}"
             stream = limits.rate("stream", threads)
             if fused is None or not fused.ok or rate(fused) is None:

@@ -190,9 +190,10 @@ def unparsed_section(runs: Runs) -> str:
 
 
 def document(runs: Runs, limits: Limits, goals: List[Goal], plots: Dict[str, List[str]],
-             command: str, plot_note: str, notes: str = "") -> str:
-    """The whole page; `notes` (hand-written markdown about the run) goes right after the goals."""
-    parts = [header(runs, command, plot_note), goals_section(goals), notes, limits_section(runs, limits),
+             command: str, plot_note: str, notes: str = "", across: str = "") -> str:
+    """The whole page; `across` (the goals of more runs) and `notes` (hand-written markdown about the
+    run) go right after the goals."""
+    parts = [header(runs, command, plot_note), goals_section(goals), across, notes, limits_section(runs, limits),
              embedding_section(runs, limits, plots),
              family_section(runs, limits, "norms", "Norms", "norms", plots),
              family_section(runs, limits, "conv", "Convolution", "conv", plots),

@@ -1,6 +1,7 @@
 """Tests of perf/report on a hand-made run (fixtures/sample_run.json; its numbers are not
 measurements): table cells, goal verdicts (PASS, FAIL, NOT MEASURED), skipped rows, a re-run file
-overriding a benchmark, and, when matplotlib imports, the SVG plots. Standard library only.
+overriding a benchmark, the goals of a second run side by side (--across), and, when matplotlib
+imports, the SVG plots. Standard library only.
 
     /usr/bin/python3 -B perf/tests/test_report.py                                 # from anywhere
     /usr/bin/python3 -B -m unittest discover -s perf/tests -p test_report.py      # from the root
@@ -213,6 +214,29 @@ class Inputs(unittest.TestCase):
         verdicts = {r["verdict"] for r in table_after(text, "## Goals")}
         self.assertEqual(verdicts, {"NOT MEASURED"})
         self.assertIn("peers: none", text)
+
+    def test_goals_across_runs(self):
+        # A second run in which RMSNorm 1x2048x4096 at 2 threads took half as long: its stream goal
+        # passes there and fails in the fixture, and the point that missed is listed with both values.
+        faster = [dict(e, real_time=e["real_time"] / 2) if e["name"].startswith("rmsnorm:1x2048x4096/halogen:fused/t2/")
+                  else e for e in self.run["benchmarks"]]
+        path = os.path.join(self.tmp.name, "second.json")
+        write_run(path, self.run["context"], faster)
+        text = run_report(self.tmp.name, [FIXTURE], "--no-plots", "--across", path)
+        verdicts = table_after(text, "## Goals across runs")
+        stream = row(verdicts, goal="rmsnorm `halogen:fused` GB/s vs `limit:stream` GB/s")
+        self.assertEqual(stream["`sample_run.json` (this page)"], "FAIL, worst 0.67×")
+        self.assertEqual(stream["`second.json`"], "PASS, worst 0.75×")
+        self.assertEqual(stream["PASS in"], "1 of 2")
+        peer = row(verdicts, goal="rmsnorm `halogen:fused` vs the best peer")
+        self.assertEqual(peer["PASS in"], "2 of 2")
+        missed = table_after(text, "Points below their threshold in any of these runs:")
+        point = row(missed, goal="rmsnorm `halogen:fused` GB/s vs `limit:stream` GB/s", point="1x2048x4096 t2")
+        self.assertEqual((point["`sample_run.json` (this page)"], point["`second.json`"]), ("0.671×", "1.34×"))
+        gather = [r for r in missed if r["goal"].startswith("embedding")]
+        self.assertEqual([r["point"] for r in gather], ["T=1 ids=hot t2"])
+        # One run alone has no such section.
+        self.assertNotIn("## Goals across runs", run_report(self.tmp.name, [FIXTURE], "--no-plots"))
 
     @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib does not import in this interpreter")
     def test_plots(self):
