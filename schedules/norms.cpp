@@ -3,16 +3,28 @@
 // naive: every reduction is its own group (Variant::fuse_reductions = false), each left to
 // Halide's defaults: one plain loop nest per reduction, one for the normalization.
 //
-// fused: one kernel per group, e.g. LayerNorm on x [R, D]:
+// fused: one kernel per group, e.g. LayerNorm on x [R, D], two rows per task (see below):
 //
-//   parallel r:                                      (the reductions' compute level)
-//     for d_o (vectorized x W*K, K accumulators):  part1[v] += x[r, d]            (mean)
-//     sum1 = horizontal sum of part1
-//     for d_o (vectorized x W*K):                  part2[v] += (x[r, d] - mean)^2 (variance)
-//     sum2 = horizontal sum of part2
-//     for d_o (vectorized x W, GuardWithIf):       out[r, d] = (x[r, d] - mean) * rstd * w[d] + b[d]
+//   parallel r_pair:                                 (the reductions' compute level)
+//     for r in the pair:
+//       for d_o (vectorized x W*K, K accumulators):  part1[r][v] += x[r, d]            (mean)
+//     sum1[r] = horizontal sum of part1[r], for each r
+//     for r in the pair:
+//       for d_o (vectorized x W*K):                  part2[r][v] += (x[r, d] - mean)^2 (variance)
+//     sum2[r] = horizontal sum of part2[r], for each r
+//     for d_o (vectorized x W, GuardWithIf):
+//       for r in the pair (unrolled):                out[r, d] = (x[r, d] - mean) * rstd * w[d] + b[d]
 //
-// The row of x is read from memory once and then twice more from L1/L2. Each reduction's
+// The row of x is read from memory once and then twice more from L1/L2. The normalize pass
+// writes both rows of a pair in one loop, so each vector of w and b is loaded once for two rows:
+// a 4096-float row of x, w and b is 48 KiB, more than the L1's 32 KiB, and LayerNorm's
+// normalize pass took about 1.7x as long as RMSNorm's (which reads no b) on one row per task
+// (perf/notes.md, *Norms at 1 thread*). Rows are paired only when the statistics are per row
+// (a rank-2 output whose reductions sit at the row loop) and the group reads two or more such
+// vectors: RMSNorm's one weight row is not worth it, as two rows of x and w no longer fit in
+// the L1 where one row and w do (RMSNorm paired took 6 to 14 % longer at 2 threads). An odd last
+// row is the split's guarded tail. The partial sums are stored lane-innermost, so that each
+// accumulator stays one dense vector when a pair of rows has them. Each reduction's
 // innermost reduced axis (the contiguous one) is split by W*K and the inner part rfactored into a
 // small vector of partial sums; the split guards its tail (GuardWithIf), so any extent (1, 7, 33,
 // 4096) is exact, and Halide's loop partitioning keeps the steady state unpredicated.
@@ -30,8 +42,15 @@ namespace halogen {
 namespace {
 
 constexpr int kAccumulators = 4;   // independent vector accumulators per reduction
+constexpr int kRowsPerStep = 2;    // rows normalized together when the statistics are per row
 
 int float_width(const Halide::Target &target) { return target.natural_vector_size(Halide::Float(32)); }
+
+// How many per-column vectors (rank-1 buffers: a weight, a bias) the group reads beside its input.
+int column_vectors(const LoweredGraph &lg) {
+    return int(std::count_if(lg.group.reads.begin(), lg.group.reads.end(),
+                             [](const Node *n) { return n->shape.size() == 1; }));
+}
 
 // Vectorizes reduction `f` (computed at `at`): its contiguous (last) reduced axis innermost, split
 // by width * kAccumulators with a guarded tail, the inner part rfactored into partial sums that
@@ -51,6 +70,14 @@ void vectorize_reduction(Halide::Func f, const Halide::LoopLevel &at, int width)
     u.split(inner, ro, ri, lanes, Halide::TailStrategy::GuardWithIf);
     Halide::Var v(f.name() + "_lane");
     Halide::Func partial = u.rfactor(ri, v);
+    // Lanes innermost in memory: Halide appends v as the last (outermost) dimension, and with
+    // more than one row per compute level each accumulator became a stride-2 gather (2.5x to
+    // 4.8x slower, session 8).
+    std::vector<Halide::Var> storage{v};
+    for (const Halide::Var &a : partial.args()) {
+        if (a.name() != v.name()) storage.push_back(a);
+    }
+    partial.reorder_storage(storage);
     Halide::Var vo(v.name() + "_o"), vi(v.name() + "_i");
     partial.compute_at(at).split(v, vo, vi, width).vectorize(vi).unroll(vo);
     partial.update(0).split(v, vo, vi, width).vectorize(vi).unroll(vo);   // kAccumulators vectors
@@ -94,6 +121,13 @@ void schedule_norm_fused(LoweredGraph &lg, const Halide::Target &target) {
         Halide::Var inner = lg.vars[rank - 1], vo(inner.name() + "_vo"), vi(inner.name() + "_vi");
         lg.out.split(inner, vo, vi, width, Halide::TailStrategy::GuardWithIf).vectorize(vi);
         loop[rank - 1] = vo;
+        if (rank == 2 && outer == 1 && column_vectors(lg) >= 2) {   // e.g. LayerNorm's w and b
+            Halide::Var pair(loop[0].name() + "_pair"), row(loop[0].name() + "_in");
+            lg.out.split(loop[0], pair, row, kRowsPerStep, Halide::TailStrategy::GuardWithIf)
+                .reorder(vi, row, vo, pair)
+                .unroll(row);
+            loop[0] = pair;
+        }
     }
 
     for (const auto &[node, level] : lg.group.compute_level) {

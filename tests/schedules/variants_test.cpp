@@ -131,6 +131,43 @@ TEST(Variants, NormsNaiveIsOneKernelPerReductionAndFusedIsOne) {
     }
 }
 
+// Every vector access to the partial sums of a fused norm's reductions (the "<f>_intm" buffers of
+// rfactor) in a lowered statement: the text of each ramp's stride argument, "1" when dense.
+std::vector<std::string> partial_sum_strides(const std::string &stmt) {
+    std::vector<std::string> strides;
+    const std::string open = "_intm[ramp(";
+    for (size_t at = stmt.find(open); at != std::string::npos; at = stmt.find(open, at + 1)) {
+        size_t k = at + open.size();
+        int depth = 0;
+        for (; k < stmt.size() && !(depth == 0 && stmt[k] == ','); ++k) depth += (stmt[k] == '(') - (stmt[k] == ')');
+        std::string stride = stmt.substr(k + 2, stmt.find(',', k + 1) - k - 2);
+        if (stride.rfind("(int64)", 0) == 0) stride.erase(0, 7);   // with large_buffers
+        strides.push_back(stride);
+    }
+    return strides;
+}
+
+TEST(Variants, LayerNormFusedNormalizesTwoRowsPerStepAndRmsNormOne) {
+    // schedules/norms.cpp: LayerNorm's tasks are pairs of rows whose normalize pass shares the
+    // loads of w and b; RMSNorm (one weight row) keeps a row per task. Either way each partial
+    // sum is a dense vector (stride 1), not a gather across the rows of a pair.
+    auto parallel_loops = [](const LoopNest &nest, const std::string &suffix) {
+        return std::count_if(nest.loops.begin(), nest.loops.end(), [&](const std::string &l) {
+            return l.find(":parallel") != std::string::npos && l.find(suffix) != std::string::npos;
+        });
+    };
+    LoopNest layernorm = loop_nest(FamilyKernel("layernorm", "fused").pipeline().lowered.back());
+    LoopNest rmsnorm = loop_nest(FamilyKernel("rmsnorm", "fused").pipeline().lowered.back());
+    EXPECT_EQ(parallel_loops(layernorm, "_pair:"), 1) << layernorm.stmt;
+    EXPECT_EQ(parallel_loops(rmsnorm, "_pair:"), 0) << rmsnorm.stmt;
+    EXPECT_EQ(parallel_loops(rmsnorm, ""), 1) << rmsnorm.stmt;
+    for (const LoopNest *nest : {&layernorm, &rmsnorm}) {
+        const std::vector<std::string> strides = partial_sum_strides(nest->stmt);
+        EXPECT_FALSE(strides.empty()) << nest->stmt;
+        EXPECT_EQ(std::count(strides.begin(), strides.end(), "1"), std::ptrdiff_t(strides.size())) << nest->stmt;
+    }
+}
+
 TEST(Variants, EmbeddingGatherHasNoVocabularyLoopAndOneHotHasOne) {
     auto reduction_loops = [](const char *variant) {
         FamilyKernel k("embedding", variant);
