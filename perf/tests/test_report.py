@@ -238,6 +238,24 @@ class Inputs(unittest.TestCase):
         # One run alone has no such section.
         self.assertNotIn("## Goals across runs", run_report(self.tmp.name, [FIXTURE], "--no-plots"))
 
+    def test_goals_across_runs_match_by_name(self):
+        # Goals are lined up by name, not by position: a run listing them in another order, or
+        # without one of them, still puts each verdict in its own row.
+        sys.path.insert(0, os.path.join(HERE, ".."))
+        from report_lib import across
+        from report_lib.goals import Goal, Point
+
+        def make(name, value):
+            return Goal(name, "", "", "PASS" if value >= 1.0 else "FAIL", [Point("a t1", value)], 1.0)
+        first = ("one", [make("gather", 1.2), make("conv", 0.9)])
+        second = ("two", [make("conv", 1.1)])
+        verdicts = table_after("T\n" + across.verdict_table([first, second]), "T")
+        self.assertEqual(row(verdicts, goal="gather")["two"], "–")
+        self.assertEqual(row(verdicts, goal="conv")["two"], "PASS, worst 1.10×")
+        self.assertEqual(row(verdicts, goal="conv")["PASS in"], "1 of 2")
+        missed = table_after("T\n" + across.missed_table([first, second]), "T")
+        self.assertEqual([(r["goal"], r["one"], r["two"]) for r in missed], [("conv", "0.900×", "1.10×")])
+
     @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib does not import in this interpreter")
     def test_plots(self):
         text = run_report(self.tmp.name, [FIXTURE])
