@@ -129,6 +129,7 @@ def norm_points(runs: Runs, limits: Limits, family: str):
             else:
                 point = ratio_point(f"{shape} t{threads} vs {peer.impl}", fused, "halogen:fused", peer, peer.impl)
                 point.key = f"{shape} t{threads}"
+                point.detail = peer_detail(peer, limits, threads) if point.value is not None else ""
                 peer_points.append(point)
             label = f"{shape} t{threads}"
             stream = limits.rate("stream", threads)
@@ -140,6 +141,18 @@ def norm_points(runs: Runs, limits: Limits, family: str):
                 stream_points.append(Point(label, rate(fused)[0] / stream,
                                            detail=cached_detail(rate(fused)[0], limits, threads)))
     return peer_points, stream_points
+
+
+def peer_detail(peer: Result, limits: Limits, threads: int) -> str:
+    """How close the peer runs to limit:stream-cached, in parentheses. A peer whose stores go through
+    the cache moves each output byte twice (read for ownership, then written back) where streaming
+    stores move it once, so against a peer near that limit a kernel at limit:stream reaches about
+    limit:stream / limit:stream-cached, no more. Empty without that limit."""
+    cached = limits.rate("stream-cached", threads)
+    measured = rate(peer)
+    if not cached or not measured or measured[1] != "GB/s":
+        return ""
+    return f" (the peer at {ratio(measured[0] / cached)} of cached)"
 
 
 def cached_detail(fused_rate: float, limits: Limits, threads: int) -> str:

@@ -167,6 +167,11 @@ class TablesAndGoals(unittest.TestCase):
         self.assertEqual(gather["threshold"], "≥ 1.00× at every (T, ids, threads)")
         rms = self.goals["rmsnorm `halogen:fused` GB/s vs `limit:stream` GB/s"]["measured"]
         self.assertEqual(rms, "1x2048x4096 t1: 0.75× (1.20× of cached); 1x2048x4096 t2: 0.67× (1.01× of cached)")
+        # A peer point names how close the peer runs to limit:stream-cached (oneDNN 8x512x4096 at
+        # 2 threads: 134250496 B in 9.9 ms against 536870912 B in 33.0 ms).
+        layer = self.goals["layernorm `halogen:fused` vs the best peer"]["measured"]
+        self.assertEqual(layer, "8x512x4096 t1 vs onednn:layer_normalization: 1.62× (the peer at 0.85× of cached); "
+                                "8x512x4096 t2 vs onednn:layer_normalization: 1.57× (the peer at 0.83× of cached)")
         group = self.goals["groupnorm `halogen:fused` vs the best peer"]["measured"]
         self.assertIn("t1: not measured (no peer: libtorch:native_group_norm (allocates): MISMATCH", group)
 
