@@ -79,8 +79,12 @@ const AotKernel *find_aot_kernel(const std::string &family, const std::string &v
     return nullptr;
 }
 
-AotCall::AotCall(const AotKernel &k, const std::map<std::string, BufferRef> &inputs, const BufferRef &output)
+AotCall::AotCall(const AotKernel &k, const std::map<std::string, BufferRef> &inputs, const BufferRef &output,
+                 Stores stores)
     : kernel_(&k), entry_(k.argv) {
+    if (stores == Stores::streaming && !k.streamed_argv) {
+        throw Error(fmt::format("{} {}: no twin with streaming stores was built", k.family, k.variant));
+    }
     static const bool handler_set = (halide_set_error_handler(record_error), true);
     (void)handler_set;
     use_openmp_par_for();
@@ -106,7 +110,8 @@ AotCall::AotCall(const AotKernel &k, const std::map<std::string, BufferRef> &inp
     for (auto &b : buffers_) args_.push_back(b.raw_buffer());
     int64_t output_bytes = int64_t(dtype_size(output.dtype));
     for (int64_t e : output.shape) output_bytes *= e;
-    if (k.streamed_argv && output_bytes >= streaming_threshold_bytes()) entry_ = k.streamed_argv;
+    const bool by_size = stores == Stores::by_size && k.streamed_argv && output_bytes >= streaming_threshold_bytes();
+    if (by_size || stores == Stores::streaming) entry_ = k.streamed_argv;
     if (is_empty(output)) {
         // Nothing to compute, so Halide is not called (as FamilyKernel does): an autoscheduled
         // kernel's bounds checks reject the empty inputs such a call passes (zero tokens, zero

@@ -31,8 +31,9 @@ const std::vector<AotKernel> &aot_kernels();
 // From this output size on, a kernel with a streamed twin writes through it: half the last-level
 // cache (halide_gen/host_caches.h; 16 MiB when sysfs cannot be read). An output that large
 // leaves the cache anyway, with the inputs it was computed from, so a reader would not find it
-// there; below it, cached stores leave the output where the next kernel reads it. Measured at
-// the perf grid's points only (perf/notes.md, *Streaming stores*). The environment variable
+// there; below it, cached stores leave the output where the next kernel reads it. Measured from
+// 2 to 48 MiB by `halogen_perf --streaming-sweep` (perf/notes.md, *Where streaming stores start
+// to pay*). The environment variable
 // HALOGEN_STREAMING_THRESHOLD_BYTES, read once, replaces it (0: always the twin); Error when it
 // is not an integer >= 0.
 int64_t streaming_threshold_bytes();
@@ -44,12 +45,18 @@ const AotKernel *find_aot_kernel(const std::string &family, const std::string &v
 // not fit the family) come back as an Error with Halide's message.
 void run_aot(const AotKernel &k, const std::map<std::string, BufferRef> &inputs, const BufferRef &output);
 
+// Which of a kernel's two entries a call takes: by the output's size against
+// streaming_threshold_bytes() (what users get), or one of them regardless, to time both (the perf
+// harness's --streaming-sweep). Asking for streaming stores from a kernel without the twin is an Error.
+enum class Stores { by_size, cached, streaming };
+
 // The same call, checked and wrapped once, for timing loops: run() only calls the kernel. The
 // buffers' memory must outlive the call; their contents may change between runs. Parallel loops
 // run on OpenMP threads (openmp_par_for.h: set_aot_threads sets how many).
 class AotCall {
 public:
-    AotCall(const AotKernel &k, const std::map<std::string, BufferRef> &inputs, const BufferRef &output);
+    AotCall(const AotKernel &k, const std::map<std::string, BufferRef> &inputs, const BufferRef &output,
+            Stores stores = Stores::by_size);
     void run();
     bool streamed() const { return entry_ != kernel_->argv; }   // through the streamed twin
 

@@ -47,6 +47,7 @@ std::string cpu_model() {
 
 struct Options {
     bool quick = false;
+    bool streaming_sweep = false;   // the streaming_sweep_grid, each kernel with both kinds of stores
     std::vector<int> threads = {1, 2};
     double budget_s = 2.0;      // skip an implementation whose one call would take longer
     int repetitions = 3;
@@ -87,7 +88,7 @@ void set_counters(benchmark::State &state, const BenchCase &c, int threads, doub
 
 // ---- halogen's AOT kernels
 
-Verdict look_at_variant(const BenchCase &c, const AotKernel &k, PreparedCase &p, double budget) {
+Verdict look_at_variant(const BenchCase &c, const AotKernel &k, PreparedCase &p, Stores stores, double budget) {
     Verdict v;
     double predicted;
     if (c.family == "embedding" && !vocab_independent(k.variant)) {
@@ -102,14 +103,14 @@ Verdict look_at_variant(const BenchCase &c, const AotKernel &k, PreparedCase &p,
         probe.run();
         predicted = seconds_of([&] { probe.run(); }) * double(V) / double(part) * double(T);
     } else {
-        AotCall call(k, p.inputs(), p.output());
+        AotCall call(k, p.inputs(), p.output(), stores);
         predicted = seconds_of([&] { call.run(); });
     }
     if (predicted > budget) {
         v.skip = over_budget(predicted, budget);
         return v;
     }
-    AotCall call(k, p.inputs(), p.output());
+    AotCall call(k, p.inputs(), p.output(), stores);
     v.max_abs_err = p.checked([&] { call.run(); });
     if (v.max_abs_err > p.tolerance()) {
         v.skip = fmt::format("MISMATCH against halogen:{}: max|err| {:.3g}", c.reference, v.max_abs_err);
@@ -118,7 +119,7 @@ Verdict look_at_variant(const BenchCase &c, const AotKernel &k, PreparedCase &p,
 }
 
 void time_variant(benchmark::State &state, const std::string &name, const BenchCase &c, const std::string &variant,
-                  int threads, bool slow, double budget) {
+                  Stores stores, int threads, bool slow, double budget) {
     static std::map<std::string, Verdict> verdicts;
     const AotKernel *k = find_aot_kernel(c.family, variant);
     if (!k) return state.SkipWithError("not built");
@@ -126,9 +127,9 @@ void time_variant(benchmark::State &state, const std::string &name, const BenchC
         PreparedCase &p = prepared(c);
         set_aot_threads(threads);   // the kernels' parallel loops are OpenMP loops (halide_gen/openmp_par_for.h)
         auto it = verdicts.find(name);
-        if (it == verdicts.end()) it = verdicts.emplace(name, look_at_variant(c, *k, p, budget)).first;
+        if (it == verdicts.end()) it = verdicts.emplace(name, look_at_variant(c, *k, p, stores, budget)).first;
         if (!it->second.skip.empty()) return state.SkipWithError(it->second.skip.c_str());
-        AotCall call(*k, p.inputs(), p.output());
+        AotCall call(*k, p.inputs(), p.output(), stores);
         for (auto _ : state) {
             p.next_ids();
             call.run();
@@ -233,18 +234,26 @@ void register_all(const Options &o) {
             set_counters(s, limit_case, t, -1, 0, dram_buffers->copy_bytes());
         });
     }
-    static const std::vector<BenchCase> grid = benchmark_grid(o.quick);
+    static const std::vector<BenchCase> grid = o.streaming_sweep ? streaming_sweep_grid() : benchmark_grid(o.quick);
+    // The sweep times each kernel through both entries; the grids, the way users call it.
+    const std::vector<std::pair<Stores, const char *>> entries =
+        o.streaming_sweep ? std::vector<std::pair<Stores, const char *>>{{Stores::cached, " (cached stores)"},
+                                                                         {Stores::streaming, " (streaming stores)"}}
+                          : std::vector<std::pair<Stores, const char *>>{{Stores::by_size, ""}};
     static const std::vector<Peer> found = peers();
     for (const BenchCase &c : grid) {
         std::vector<std::pair<const Peer *, std::vector<std::string>>> peer_names;
         for (const Peer &peer : found) peer_names.push_back({&peer, peer_op_names(peer, c.family)});
         for (int t : o.threads) {
             for (const std::string &v : c.variants) {
-                const std::string name = fmt::format("{}/halogen:{}/t{}", c.name, v, t);
-                add(name, [name, &c, v, t, b = o.budget_s](benchmark::State &s, bool slow) {
-                    time_variant(s, name, c, v, t, slow, b);
-                });
+                for (const auto &[stores, suffix] : entries) {
+                    const std::string name = fmt::format("{}/halogen:{}{}/t{}", c.name, v, suffix, t);
+                    add(name, [name, &c, v, stores = stores, t, b = o.budget_s](benchmark::State &s, bool slow) {
+                        time_variant(s, name, c, v, stores, t, slow, b);
+                    });
+                }
             }
+            if (o.streaming_sweep) continue;   // halogen's two entries only
             for (const auto &[peer, names] : peer_names) {
                 for (const std::string &op : names) {
                     add(fmt::format("{}/{}:{}/t{}", c.name, peer->name, op, t),
@@ -261,7 +270,8 @@ void register_all(const Options &o) {
     benchmark::AddCustomContext("halogen_commit", source_version());
     benchmark::AddCustomContext("repetitions", std::to_string(o.repetitions));
     benchmark::AddCustomContext("interleaved", o.in_order ? "no" : "yes");
-    benchmark::AddCustomContext("grid", o.quick ? "quick" : "full");
+    benchmark::AddCustomContext("grid", o.streaming_sweep ? "streaming-sweep" : o.quick ? "quick" : "full");
+    benchmark::AddCustomContext("streaming_threshold_bytes", std::to_string(streaming_threshold_bytes()));
     benchmark::AddCustomContext("fresh_ids_mib", std::to_string(fresh_id_bytes() >> 20));
     if (const std::string cpu = cpu_model(); !cpu.empty()) benchmark::AddCustomContext("cpu_model", cpu);
 }
@@ -275,7 +285,11 @@ int main(int argc, char **argv) {
     CLI::App app{"halogen_perf: halogen's kernels, peer libraries and the machine's limits, timed in one process. "
                  "Google Benchmark's own flags (--benchmark_filter, --benchmark_out, ...) pass through."};
     app.allow_extras();
-    app.add_flag("--quick", o.quick, "the regression subset that CI runs");
+    auto *quick = app.add_flag("--quick", o.quick, "the regression subset that CI runs");
+    app.add_flag("--streaming-sweep", o.streaming_sweep,
+                 "the kernels with a streamed twin at outputs of 2 to 48 MiB, each timed with cached and with "
+                 "streaming stores (where the streaming threshold belongs), no peers")
+        ->excludes(quick);
     app.add_option("--threads", o.threads, "thread counts, each a column")->delimiter(',');
     app.add_option("--budget", o.budget_s, "skip an implementation whose one call takes longer (seconds)");
     app.add_option("--repetitions", o.repetitions, "repetitions of each benchmark");

@@ -110,4 +110,13 @@ std::vector<BenchCase> benchmark_grid(bool quick) {
     return g;
 }
 
+std::vector<BenchCase> streaming_sweep_grid() {
+    std::vector<BenchCase> g;
+    for (int64_t rows : {128, 256, 512, 768, 1024, 1536, 2048, 3072}) {   // 16 KiB rows: 2 to 48 MiB out
+        for (const char *op : {"layernorm", "rmsnorm"}) g.push_back(norm_case(op, {1, rows, 4096}, {"fused"}));
+        for (bool fresh : {false, true}) g.push_back(embedding_case(128256, rows, fresh, {"gather"}));
+    }
+    return g;
+}
+
 }  // namespace halogen::perf

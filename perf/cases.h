@@ -34,4 +34,9 @@ int64_t fresh_id_bytes();
 // the norms, conv1d/2d/3d. `quick` is the regression subset that CI runs.
 std::vector<BenchCase> benchmark_grid(bool quick);
 
+// The kernels with a streamed twin (LayerNorm and RMSNorm `fused` on 1 x R x 4096, the gather
+// with hot and fresh ids) at outputs of 2 to 48 MiB, to place the AOT runner's streaming
+// threshold: halogen_perf --streaming-sweep times each with cached and with streaming stores.
+std::vector<BenchCase> streaming_sweep_grid();
+
 }  // namespace halogen::perf

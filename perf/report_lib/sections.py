@@ -4,6 +4,7 @@ from collections import Counter
 from typing import Dict, List, Optional
 
 from . import markdown as md
+from . import streaming
 from .goals import Goal
 from .machine import describe_caches
 from .metrics import (LIMITS, NORMS, Limits, best_peer, case_params, computes_case, fraction_of_limit,
@@ -194,6 +195,7 @@ def document(runs: Runs, limits: Limits, goals: List[Goal], plots: Dict[str, Lis
     """The whole page; `across` (the goals of more runs) and `notes` (hand-written markdown about the
     run) go right after the goals."""
     parts = [header(runs, command, plot_note), goals_section(goals), across, notes, limits_section(runs, limits),
+             streaming.section(runs),
              embedding_section(runs, limits, plots),
              family_section(runs, limits, "norms", "Norms", "norms", plots),
              family_section(runs, limits, "conv", "Convolution", "conv", plots),

@@ -243,6 +243,33 @@ class Inputs(unittest.TestCase):
         # One run alone has no such section.
         self.assertNotIn("## Goals across runs", run_report(self.tmp.name, [FIXTURE], "--no-plots"))
 
+    def test_streaming_sweep_section(self):
+        # Rows of `halogen_perf --streaming-sweep`: both entries of a kernel side by side by output
+        # size, the speedup of streaming stores, and the entry the runner takes at the run's threshold.
+        def entry(case, impl, threads, times):
+            name = f"{case}/{impl}/t{threads}/min_time:0.200/repeats:3/real_time"
+            return [{"name": name, "run_name": name, "run_type": "iteration", "repetitions": 3,
+                     "repetition_index": i, "threads": 1.0, "iterations": 10, "real_time": t, "cpu_time": t,
+                     "time_unit": "ms", "bytes": 1.0, "flops": 0.0, "kernels": 1.0, "max_abs_err": 0.0}
+                    for i, t in enumerate(times)]
+        small, large = "layernorm:1x256x4096", "layernorm:1x1024x4096"
+        sweep = (entry(small, "halogen:fused (cached stores)", 1, [0.30, 0.26, 0.27])
+                 + entry(small, "halogen:fused (streaming stores)", 1, [0.50, 0.40, 0.45])
+                 + entry(large, "halogen:fused (cached stores)", 1, [3.0, 3.3, 3.1])
+                 + entry(large, "halogen:fused (streaming stores)", 1, [2.0, 2.2, 2.5]))
+        path = os.path.join(self.tmp.name, "sweep.json")
+        write_run(path, dict(self.run["context"], grid="streaming-sweep", streaming_threshold_bytes=str(16 << 20)),
+                  sweep)
+        text = run_report(self.tmp.name, [path], "--no-plots")
+        self.assertIn("The runner's threshold in this run: 16 MiB", text)
+        table = table_after(text, "## Streaming stores by output size")
+        self.assertEqual([(r["case"], r["output MiB"], r["cached stores ms"], r["streaming stores ms"],
+                           r["streaming speedup"], r["runner takes"]) for r in table],
+                         [(f"`{small}`", "4", "0.260", "0.400", "0.65×", "cached"),
+                          (f"`{large}`", "16", "3.00", "2.00", "1.50×", "streaming")])
+        # A run without sweep rows has no such section.
+        self.assertNotIn("## Streaming stores by output size", run_report(self.tmp.name, [FIXTURE], "--no-plots"))
+
     def test_goals_across_runs_match_by_name(self):
         # Goals are lined up by name, not by position: a run listing them in another order, or
         # without one of them, still puts each verdict in its own row.

@@ -241,5 +241,40 @@ TEST(StreamingStores, RunnerCallsTheTwinFromTheThresholdOn) {
     }
 }
 
+// Stores::cached and Stores::streaming take one entry whatever the size (the perf harness times
+// both), give the same rows, and a kernel without the twin refuses streaming stores by name.
+TEST(StreamingStores, CallerCanChooseTheEntry) {
+    const AotKernel *k = find_aot_kernel("embedding", "gather");
+    ASSERT_TRUE(k && k->streamed_argv);
+    const int64_t T = 3, D = 4096, V = 5;
+    Array weight(DType::Float32, {V, D});
+    for (int64_t i = 0; i < V * D; ++i) weight.set(i, double(i % 977));
+    Array ids(DType::Int32, {T});
+    for (int64_t t = 0; t < T; ++t) ids.set(t, (2 * t + 1) % V);
+    const std::map<std::string, BufferRef> in{{"ids", ids.ref()}, {"weight", weight.ref()}};
+    Array cached(DType::Float32, {T, D}), streamed(DType::Float32, {T, D});
+    AotCall by_size(*k, in, cached.ref());
+    EXPECT_FALSE(by_size.streamed());   // 48 KiB, far below the threshold
+    AotCall c(*k, in, cached.ref(), Stores::cached), s(*k, in, streamed.ref(), Stores::streaming);
+    EXPECT_FALSE(c.streamed());
+    EXPECT_TRUE(s.streamed());
+    c.run();
+    s.run();
+    int64_t differ = 0;
+    for (int64_t i = 0; i < T * D; ++i) differ += cached.get(i) != streamed.get(i);
+    EXPECT_EQ(differ, 0);
+    EXPECT_EQ(cached.get(D + 7), weight.get(3 * D + 7));
+
+    const AotKernel *plain = find_aot_kernel("embedding", "onehot");
+    ASSERT_TRUE(plain);
+    ASSERT_EQ(plain->streamed_argv, nullptr);
+    try {
+        AotCall(*plain, in, cached.ref(), Stores::streaming);
+        FAIL() << "expected an Error";
+    } catch (const Error &e) {
+        EXPECT_STREQ(e.what(), "embedding onehot: no twin with streaming stores was built");
+    }
+}
+
 }  // namespace
 }  // namespace halogen
