@@ -34,10 +34,12 @@ def thread_axes(n_rows: int = 1, height: float = 2.6):
     return fig, axes
 
 
-def line(ax, points, label, **style) -> None:
+def line(ax, points, label, **style) -> bool:
+    """Draws the points that have a value; False when none has."""
     points = sorted(p for p in points if p[1] is not None)
     if points:
         ax.plot([p[0] for p in points], [p[1] for p in points], label=label, **style)
+    return bool(points)
 
 
 def tokens_plot(runs: Runs, directory: str) -> Optional[str]:
@@ -46,14 +48,18 @@ def tokens_plot(runs: Runs, directory: str) -> Optional[str]:
     if not cases:
         return None
     fig, axes = thread_axes()
+    drawn = 0
     for ax, threads in zip(axes[0], THREADS):
         for color, impl in enumerate(TOKENS_IMPLS):
             for ids, dash, marker in (("hot", "-", "o"), ("fresh", "--", "s")):
                 points = [(int(case_params(c)["T"]), best(runs.get(c, impl, threads))) for c in cases
                           if case_params(c).get("ids") == ids]
-                line(ax, points, f"{impl.split(':')[1]} {ids}", color=f"C{color}", linestyle=dash,
-                     marker=marker, markersize=3)
+                drawn += line(ax, points, f"{impl.split(':')[1]} {ids}", color=f"C{color}", linestyle=dash,
+                              marker=marker, markersize=3)
         ax.set(xscale="log", yscale="log", xlabel="tokens T")
+    if not drawn:   # e.g. a streaming sweep: its gathers are named by their entry
+        plt.close(fig)
+        return None
     axes[0][0].set_ylabel("best ms per call")
     legend_below(fig, axes)
     return save(fig, directory, "embedding_tokens.svg")
@@ -70,6 +76,9 @@ def legend_below(fig, axes) -> None:
             if label not in labels:
                 handles.append(handle)
                 labels.append(label)
+    if not labels:
+        fig.tight_layout()
+        return
     fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=min(4, len(labels)),
                frameon=False)
     fig.tight_layout()

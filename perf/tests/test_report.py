@@ -66,6 +66,15 @@ def write_run(path, context, benchmarks):
         json.dump({"context": context, "benchmarks": benchmarks}, f)
 
 
+def sweep_entries(case, impl, threads, times):
+    """Iteration entries of one benchmark, as halogen_perf writes them, with the given times (ms)."""
+    name = f"{case}/{impl}/t{threads}/min_time:0.200/repeats:3/real_time"
+    return [{"name": name, "run_name": name, "run_type": "iteration", "repetitions": 3,
+             "repetition_index": i, "threads": 1.0, "iterations": 10, "real_time": t, "cpu_time": t,
+             "time_unit": "ms", "bytes": 1.0, "flops": 0.0, "kernels": 1.0, "max_abs_err": 0.0}
+            for i, t in enumerate(times)]
+
+
 class TablesAndGoals(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -246,12 +255,7 @@ class Inputs(unittest.TestCase):
     def test_streaming_sweep_section(self):
         # Rows of `halogen_perf --streaming-sweep`: both entries of a kernel side by side by output
         # size, the speedup of streaming stores, and the entry the runner takes at the run's threshold.
-        def entry(case, impl, threads, times):
-            name = f"{case}/{impl}/t{threads}/min_time:0.200/repeats:3/real_time"
-            return [{"name": name, "run_name": name, "run_type": "iteration", "repetitions": 3,
-                     "repetition_index": i, "threads": 1.0, "iterations": 10, "real_time": t, "cpu_time": t,
-                     "time_unit": "ms", "bytes": 1.0, "flops": 0.0, "kernels": 1.0, "max_abs_err": 0.0}
-                    for i, t in enumerate(times)]
+        entry = sweep_entries
         small, large = "layernorm:1x256x4096", "layernorm:1x1024x4096"
         sweep = (entry(small, "halogen:fused (cached stores)", 1, [0.30, 0.26, 0.27])
                  + entry(small, "halogen:fused (streaming stores)", 1, [0.50, 0.40, 0.45])
@@ -287,6 +291,22 @@ class Inputs(unittest.TestCase):
         self.assertEqual(row(verdicts, goal="conv")["PASS in"], "1 of 2")
         missed = table_after("T\n" + across.missed_table([first, second]), "T")
         self.assertEqual([(r["goal"], r["one"], r["two"]) for r in missed], [("conv", "0.900×", "1.10×")])
+
+    @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib does not import in this interpreter")
+    def test_plots_of_a_streaming_sweep(self):
+        # A sweep's gathers are named by their entry, so the tokens plot has no line to draw: it is
+        # left out (it used to fail on an empty legend) and the norms plot is still drawn.
+        gather, norm = "embedding:V=128256,D=4096,T=128,ids=hot", "layernorm:1x128x4096"
+        rows = [e for case, impl in ((gather, "halogen:gather"), (norm, "halogen:fused"))
+                for suffix, times in ((" (cached stores)", [0.05, 0.06, 0.05]), (" (streaming stores)", [0.08] * 3))
+                for e in sweep_entries(case, impl + suffix, 1, times)]
+        path = os.path.join(self.tmp.name, "sweep.json")
+        write_run(path, dict(self.run["context"], grid="streaming-sweep"), rows)
+        text = run_report(self.tmp.name, [path])
+        plots = os.path.join(self.tmp.name, "docs", "perf")
+        self.assertFalse(os.path.exists(os.path.join(plots, "embedding_tokens.svg")))
+        self.assertTrue(os.path.exists(os.path.join(plots, "norms.svg")))
+        self.assertIn("(perf/norms.svg)", text)
 
     @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib does not import in this interpreter")
     def test_plots(self):
