@@ -235,11 +235,9 @@ void register_all(const Options &o) {
         });
     }
     static const std::vector<BenchCase> grid = o.streaming_sweep ? streaming_sweep_grid() : benchmark_grid(o.quick);
-    // The sweep times each kernel through both entries; the grids, the way users call it.
-    const std::vector<std::pair<Stores, const char *>> entries =
-        o.streaming_sweep ? std::vector<std::pair<Stores, const char *>>{{Stores::cached, " (cached stores)"},
-                                                                         {Stores::streaming, " (streaming stores)"}}
-                          : std::vector<std::pair<Stores, const char *>>{{Stores::by_size, ""}};
+    // The grids call each kernel the way users do; the sweep times it through both entries.
+    std::vector<std::pair<Stores, const char *>> entries{{Stores::by_size, ""}};
+    if (o.streaming_sweep) entries = {{Stores::cached, " (cached stores)"}, {Stores::streaming, " (streaming stores)"}};
     static const std::vector<Peer> found = peers();
     for (const BenchCase &c : grid) {
         std::vector<std::pair<const Peer *, std::vector<std::string>>> peer_names;

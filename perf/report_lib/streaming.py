@@ -2,10 +2,12 @@
 through both of its entries in one run, by output size, beside the entry the AOT runner would take
 at the run's streaming threshold. Empty for a run without the sweep's rows."""
 
+import math
 import re
 from typing import Dict, List, Optional, Tuple
 
 from . import markdown as md
+from .metrics import case_params
 from .runs import Result, Runs
 
 CACHED, STREAMING = " (cached stores)", " (streaming stores)"
@@ -14,21 +16,16 @@ MIB = float(1 << 20)
 
 def output_bytes(case: str) -> Optional[float]:
     """Float32 output bytes of a norm case (its shape) or an embedding case (T x D); None otherwise."""
-    family, _, params = case.partition(":")
-    if family == "embedding":
-        found = dict(re.findall(r"(\w+)=(\w+)", params))
-        if "T" in found and "D" in found:
-            return 4.0 * int(found["T"]) * int(found["D"])
-        return None
-    if re.fullmatch(r"\d+(x\d+)*", params):
-        total = 4.0
-        for extent in params.split("x"):
-            total *= int(extent)
-        return total
+    params = case_params(case)
+    if "T" in params and "D" in params:
+        return 4.0 * int(params["T"]) * int(params["D"])
+    if re.fullmatch(r"\d+(x\d+)*", params.get("shape", "")):
+        return 4.0 * math.prod(int(extent) for extent in params["shape"].split("x"))
     return None
 
 
 def threshold(runs: Runs) -> Optional[int]:
+    """The runner's threshold as halogen_perf recorded it in a run's context, or None."""
     for _, context in runs.sources:
         if "streaming_threshold_bytes" in context:
             return int(context["streaming_threshold_bytes"])
@@ -49,7 +46,7 @@ def pairs(runs: Runs) -> Dict[Tuple[str, str, int], Tuple[Optional[Result], Opti
 def row_order(key: Tuple[str, str, int]):
     """By family, hot ids before fresh ones, then by output size, kernel and threads."""
     case, impl, threads = key
-    return case.split(":")[0], "ids=fresh" in case, output_bytes(case) or 0, impl, threads
+    return case.split(":")[0], case_params(case).get("ids") == "fresh", output_bytes(case) or 0, impl, threads
 
 
 def time_cell(r: Optional[Result]) -> str:
