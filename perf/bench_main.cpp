@@ -6,6 +6,8 @@
 // "<peer>:<op>" or "machine" (limit cases). Counters: bytes, flops (per call), threads, kernels,
 // max_abs_err (against the case's reference variant; -1 when not checked). perf/report turns the
 // JSON into docs/perf.md; perf/regress compares a run with its machine's baseline (perf/baselines/).
+// With --goals only what the goals compare runs, each goal point's benchmarks back to back in
+// rounds (paired_rounds.h), so that each ratio is taken between two timings of the same moment.
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -13,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,6 +28,7 @@
 #include "halide_gen/openmp_par_for.h"
 #include "perf/cases.h"
 #include "perf/limits.h"
+#include "perf/paired_rounds.h"
 #include "perf/peers/peer.h"
 #include "perf/prepared_case.h"
 #include "perf/source_version.h"
@@ -48,9 +52,10 @@ std::string cpu_model() {
 struct Options {
     bool quick = false;
     bool streaming_sweep = false;   // the streaming_sweep_grid, each kernel with both kinds of stores
+    bool goals = false;             // the goals_grid in paired rounds (paired_rounds.h)
     std::vector<int> threads = {1, 2};
     double budget_s = 2.0;      // skip an implementation whose one call would take longer
-    int repetitions = 3;
+    int repetitions = 3;        // rounds with --goals
     double min_time_s = 0.2;    // per repetition
     bool in_order = false;      // repetitions back to back instead of randomly interleaved
     std::string slow_down;      // regex: matching benchmarks run their call twice (regress demo)
@@ -197,16 +202,20 @@ void time_peer_op(benchmark::State &state, const BenchCase &c, const Peer &peer,
     }
 }
 
-// ---- registration
+// ---- the benchmarks
 
-void register_all(const Options &o) {
+const std::vector<Peer> &found_peers() {
+    static const std::vector<Peer> found = peers();
+    return found;
+}
+
+// Every benchmark of the selected grid with its peers and the machine's limits, in order.
+std::vector<Timed> all_benchmarks(const Options &o) {
+    std::vector<Timed> all;
     const std::regex slow_re(o.slow_down.empty() ? "$^" : o.slow_down);
     auto add = [&](const std::string &name, std::function<void(benchmark::State &, bool)> fn) {
         const bool slow = !o.slow_down.empty() && std::regex_search(name, slow_re);
-        benchmark::RegisterBenchmark(name.c_str(), [fn, slow](benchmark::State &s) { fn(s, slow); })
-            ->Unit(benchmark::kMillisecond)
-            ->UseRealTime()
-            ->DisplayAggregatesOnly(true);
+        all.push_back({name, [fn, slow](benchmark::State &s) { fn(s, slow); }});
     };
     static const BenchCase limit_case{};   // counters of limit benchmarks are set explicitly
     static auto cache_buffers = std::make_shared<BandwidthBuffers>(std::size_t(64) << 10);   // 2 x 256 KiB
@@ -234,14 +243,15 @@ void register_all(const Options &o) {
             set_counters(s, limit_case, t, -1, 0, dram_buffers->copy_bytes());
         });
     }
-    static const std::vector<BenchCase> grid = o.streaming_sweep ? streaming_sweep_grid() : benchmark_grid(o.quick);
+    static const std::vector<BenchCase> grid = o.streaming_sweep ? streaming_sweep_grid()
+                                               : o.goals           ? goals_grid()
+                                                                   : benchmark_grid(o.quick);
     // The grids call each kernel the way users do; the sweep times it through both entries.
     std::vector<std::pair<Stores, const char *>> entries{{Stores::by_size, ""}};
     if (o.streaming_sweep) entries = {{Stores::cached, " (cached stores)"}, {Stores::streaming, " (streaming stores)"}};
-    static const std::vector<Peer> found = peers();
     for (const BenchCase &c : grid) {
         std::vector<std::pair<const Peer *, std::vector<std::string>>> peer_names;
-        for (const Peer &peer : found) peer_names.push_back({&peer, peer_op_names(peer, c.family)});
+        for (const Peer &peer : found_peers()) peer_names.push_back({&peer, peer_op_names(peer, c.family)});
         for (int t : o.threads) {
             for (const std::string &v : c.variants) {
                 for (const auto &[stores, suffix] : entries) {
@@ -254,6 +264,7 @@ void register_all(const Options &o) {
             if (o.streaming_sweep) continue;   // halogen's two entries only
             for (const auto &[peer, names] : peer_names) {
                 for (const std::string &op : names) {
+                    if (o.goals && !goal_reference(c.family, peer->name + ":" + op)) continue;
                     add(fmt::format("{}/{}:{}/t{}", c.name, peer->name, op, t),
                         [&c, peer = peer, op, t, b = o.budget_s](benchmark::State &s, bool slow) {
                             time_peer_op(s, c, *peer, op, t, slow, b);
@@ -262,13 +273,67 @@ void register_all(const Options &o) {
             }
         }
     }
+    return all;
+}
+
+void register_each(const std::vector<Timed> &benchmarks) {
+    for (const Timed &b : benchmarks) {
+        benchmark::RegisterBenchmark(b.name.c_str(), b.fn)
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime()
+            ->DisplayAggregatesOnly(true);
+    }
+}
+
+// The goal points of the goals grid whose label ("{case}/t{threads}") matches `filter` (Google
+// Benchmark's syntax: a regex, a leading '-' negates), each a group of the kernel and its
+// references at one thread count (conv: 2 threads only), a norm's with limit:stream; and
+// limit:stream-cached alone at each thread count of a norm group, which the report names beside
+// the norms' ratios.
+std::vector<PairGroup> goal_groups(const std::vector<Timed> &benchmarks, const Options &o, std::string filter) {
+    const bool negated = !filter.empty() && filter[0] == '-';
+    const std::regex chosen(negated ? filter.substr(1) : filter.empty() ? "." : filter, std::regex::extended);
+    std::map<std::string, const Timed *> by_name;
+    for (const Timed &b : benchmarks) by_name[b.name] = &b;
+    std::vector<PairGroup> groups;
+    std::set<int> norm_threads;
+    for (const BenchCase &c : goals_grid()) {
+        for (int t : o.threads) {
+            if (c.family.rfind("conv", 0) == 0 && t != 2) continue;
+            PairGroup g{fmt::format("{}/t{}", c.name, t), {}};
+            if (std::regex_search(g.label, chosen) == negated) continue;
+            const std::string prefix = c.name + "/", suffix = fmt::format("/t{}", t);
+            for (const Timed &b : benchmarks) {
+                if (b.name.rfind(prefix, 0) == 0 && b.name.size() > suffix.size() &&
+                    b.name.compare(b.name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+                    g.members.push_back(b);
+                }
+            }
+            if (c.family != "embedding" && c.family.rfind("conv", 0) != 0) {
+                g.members.push_back(*by_name.at(fmt::format("limit:stream/machine/t{}", t)));
+                norm_threads.insert(t);
+            }
+            groups.push_back(std::move(g));
+        }
+    }
+    for (int t : norm_threads) {
+        const std::string name = fmt::format("limit:stream-cached/machine/t{}", t);
+        groups.push_back({fmt::format("limit:stream-cached/t{}", t), {*by_name.at(name)}});
+    }
+    return groups;
+}
+
+void add_context(const Options &o) {
     std::string peer_list;
-    for (const Peer &p : found) peer_list += (peer_list.empty() ? "" : ",") + p.name;
+    for (const Peer &p : found_peers()) peer_list += (peer_list.empty() ? "" : ",") + p.name;
     benchmark::AddCustomContext("peers", peer_list);
     benchmark::AddCustomContext("halogen_commit", source_version());
     benchmark::AddCustomContext("repetitions", std::to_string(o.repetitions));
-    benchmark::AddCustomContext("interleaved", o.in_order ? "no" : "yes");
-    benchmark::AddCustomContext("grid", o.streaming_sweep ? "streaming-sweep" : o.quick ? "quick" : "full");
+    benchmark::AddCustomContext("interleaved", o.goals ? "paired" : o.in_order ? "no" : "yes");
+    benchmark::AddCustomContext("grid", o.streaming_sweep ? "streaming-sweep"
+                                        : o.goals         ? "goals"
+                                        : o.quick         ? "quick"
+                                                          : "full");
     benchmark::AddCustomContext("streaming_threshold_bytes", std::to_string(streaming_threshold_bytes()));
     benchmark::AddCustomContext("fresh_ids_mib", std::to_string(fresh_id_bytes() >> 20));
     if (const std::string cpu = cpu_model(); !cpu.empty()) benchmark::AddCustomContext("cpu_model", cpu);
@@ -288,9 +353,14 @@ int main(int argc, char **argv) {
                  "the kernels with a streamed twin at outputs of 2 to 48 MiB, each timed with cached and with "
                  "streaming stores (where the streaming threshold belongs), no peers")
         ->excludes(quick);
+    app.add_flag("--goals", o.goals,
+                 "only what issue 5's goals compare, in paired rounds: each kernel timed right next to its "
+                 "references, --repetitions rounds; --benchmark_out=FILE gets the JSON of all rounds")
+        ->excludes(quick)
+        ->excludes("--streaming-sweep");
     app.add_option("--threads", o.threads, "thread counts, each a column")->delimiter(',');
     app.add_option("--budget", o.budget_s, "skip an implementation whose one call takes longer (seconds)");
-    app.add_option("--repetitions", o.repetitions, "repetitions of each benchmark");
+    app.add_option("--repetitions", o.repetitions, "repetitions of each benchmark (rounds with --goals)");
     app.add_option("--min-time", o.min_time_s, "seconds per repetition");
     app.add_option("--slow-down", o.slow_down, "regex: matching benchmarks run their call twice (a planted regression)");
     app.add_flag("--in-order", o.in_order,
@@ -305,18 +375,38 @@ int main(int argc, char **argv) {
     // Interleaved, a benchmark's repetitions are spread over the whole run: a burst of load from
     // the machine's other tenants then slows one of them, and the best of the rest stands, where
     // back to back it could slow all three (perf/notes.md).
-    std::vector<std::string> rest = {fmt::format("--benchmark_repetitions={}", o.repetitions),
+    // With --goals the rounds are runs of one repetition each, in the order paired_rounds.cpp
+    // sets, and the JSON file is written at the end (Google Benchmark would rewrite it every round).
+    std::vector<std::string> rest = {fmt::format("--benchmark_repetitions={}", o.goals ? 1 : o.repetitions),
                                      fmt::format("--benchmark_min_time={}", o.min_time_s),
-                                     fmt::format("--benchmark_enable_random_interleaving={}", !o.in_order)};
-    for (const std::string &r : app.remaining()) rest.push_back(r);
+                                     fmt::format("--benchmark_enable_random_interleaving={}",
+                                                 !o.in_order && !o.goals)};
+    // Its --benchmark_filter chooses goal points, not single benchmarks (goal_groups).
+    std::string goals_out, goals_filter;
+    for (const std::string &r : app.remaining()) {
+        if (o.goals && r.rfind("--benchmark_out=", 0) == 0) {
+            goals_out = r.substr(r.find('=') + 1);
+        } else if (o.goals && r.rfind("--benchmark_filter=", 0) == 0) {
+            goals_filter = r.substr(r.find('=') + 1);
+        } else if (!(o.goals && r.rfind("--benchmark_out_format=", 0) == 0)) {
+            rest.push_back(r);
+        }
+    }
     std::vector<char *> args = {argv[0]};
     for (std::string &r : rest) args.push_back(r.data());
     int n = int(args.size());
     benchmark::Initialize(&n, args.data());
     if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
     try {
-        halogen::perf::register_all(o);
-        benchmark::RunSpecifiedBenchmarks();
+        const auto benchmarks = halogen::perf::all_benchmarks(o);
+        halogen::perf::add_context(o);
+        if (o.goals) {
+            halogen::perf::run_paired_rounds(halogen::perf::goal_groups(benchmarks, o, goals_filter), o.repetitions,
+                                             goals_out);
+        } else {
+            halogen::perf::register_each(benchmarks);
+            benchmark::RunSpecifiedBenchmarks();
+        }
     } catch (const std::exception &e) {
         fmt::print(stderr, "halogen_perf: {}\n", e.what());
         return 1;

@@ -110,6 +110,27 @@ std::vector<BenchCase> benchmark_grid(bool quick) {
     return g;
 }
 
+std::vector<BenchCase> goals_grid() {
+    std::vector<BenchCase> g;
+    for (BenchCase c : benchmark_grid(false)) {
+        const bool conv = c.family.rfind("conv", 0) == 0;
+        if (c.family == "embedding") {
+            if (c.vocab != 128256) continue;   // the vocabulary sweep has no goal
+            c.variants = {"gather"};
+        } else {
+            c.variants = {conv ? "tiled" : "fused"};
+        }
+        g.push_back(std::move(c));
+    }
+    return g;
+}
+
+bool goal_reference(const std::string &family, const std::string &impl) {
+    if (family == "embedding") return impl == "libtorch:index_select";
+    if (family.rfind("conv", 0) == 0) return impl.rfind("onednn:conv (", 0) == 0;
+    return impl.find(":reorder") == std::string::npos;
+}
+
 std::vector<BenchCase> streaming_sweep_grid() {
     std::vector<BenchCase> g;
     for (int64_t rows : {128, 256, 512, 768, 1024, 1536, 2048, 3072}) {   // 16 KiB rows: 2 to 48 MiB out

@@ -34,6 +34,14 @@ int64_t fresh_id_bytes();
 // the norms, conv1d/2d/3d. `quick` is the regression subset that CI runs.
 std::vector<BenchCase> benchmark_grid(bool quick);
 
+// What issue 5's goals compare (perf/report_lib/goals.py): the tokens sweep's `gather`, the
+// norms' `fused` and conv's `tiled`, each on the full grid's shapes.
+std::vector<BenchCase> goals_grid();
+
+// Whether a peer's "<peer>:<op>" is a reference of a goal of `family`: index_select for the
+// embedding, oneDNN's convolutions (NCHW and its own layout) for conv, every norm op.
+bool goal_reference(const std::string &family, const std::string &impl);
+
 // The kernels with a streamed twin (LayerNorm and RMSNorm `fused` on 1 x R x 4096, the gather
 // with hot and fresh ids) at outputs of 2 to 48 MiB, to place the AOT runner's streaming
 // threshold: halogen_perf --streaming-sweep times each with cached and with streaming stores.

@@ -1,13 +1,18 @@
 """The performance goals, evaluated from a run: every goal is a set of points (one case at one
 thread count), each a measured ratio or a reason it is missing. A goal FAILs when a measured point
 is under its threshold, PASSes only when every point it needs was measured, and is otherwise
-NOT MEASURED."""
+NOT MEASURED.
 
+In a full run a point is best time against best time. In a paired run (halogen_perf --goals) it
+is the median over the rounds of the ratio between the two timings of one round, which ran back to
+back; the range over the rounds follows the value."""
+
+import statistics
 from dataclasses import dataclass, field
 from typing import List, Optional
 
 from .markdown import ratio
-from .metrics import NORMS, Limits, best_peer, case_params, in_tokens_sweep, rate, speedup
+from .metrics import NORMS, Limits, case_params, in_tokens_sweep, rate, speedup, writes_output
 from .runs import Result, Runs
 
 THREADS = (1, 2)
@@ -20,11 +25,15 @@ class Point:
     label: str
     value: Optional[float]
     missing: str = ""          # why value is None
-    detail: str = ""           # shown after the value, e.g. the same rate against another limit
+    notes: List[str] = field(default_factory=list)   # shown after the value: the rounds' range, another limit
     key: str = ""              # the point across runs (the label without a run's own peer); label if empty
 
     def __post_init__(self):
         self.key = self.key or self.label
+
+    @property
+    def detail(self) -> str:
+        return f" ({'; '.join(self.notes)})" if self.notes else ""
 
 
 @dataclass
@@ -79,6 +88,17 @@ def absent(result: Optional[Result], impl: str) -> str:
     return f"{impl}: {result.error or 'failed'}"
 
 
+def paired_ratios(reference: Result, result: Result) -> List[float]:
+    """reference time / result time within every (round, group) both were timed in; [] when the
+    two come from no paired run."""
+    return [reference.paired[k] / result.paired[k] for k in result.paired if k in reference.paired]
+
+
+def paired_point(label: str, ratios: List[float]) -> Point:
+    return Point(label, statistics.median(ratios),
+                 notes=[f"median of {len(ratios)} rounds, {ratio(min(ratios))} to {ratio(max(ratios))}"])
+
+
 def ratio_point(label: str, result: Optional[Result], impl: str,
                 reference: Optional[Result], reference_impl: str) -> Point:
     """result against reference (reference time / result time), or why it cannot be measured."""
@@ -86,7 +106,20 @@ def ratio_point(label: str, result: Optional[Result], impl: str,
         return Point(label, None, absent(result, impl))
     if reference is None or not reference.ok:
         return Point(label, None, absent(reference, reference_impl))
+    if result.is_paired:
+        ratios = paired_ratios(reference, result)
+        if not ratios:
+            return Point(label, None, f"{reference_impl} never timed in the same round")
+        return paired_point(label, ratios)
     return Point(label, speedup(reference, result))
+
+
+def typical_rate(result: Result) -> Optional[float]:
+    """GB/s or GFLOP/s at the best time, or at the median in a paired run (whose points are medians)."""
+    measured = rate(result)
+    if measured is None or not result.is_paired:
+        return measured[0] if measured else None
+    return measured[0] * result.best_ms / result.median_ms
 
 
 def gather_points(runs: Runs) -> List[Point]:
@@ -121,45 +154,65 @@ def norm_points(runs: Runs, limits: Limits, family: str):
         for threads in THREADS:
             fused = runs.get(case, "halogen:fused", threads)
             rows = runs.of_case(case, threads)
-            peer = best_peer(rows)
-            if peer is None:
-                failed = [f"{r.impl}: {r.error}" for r in rows if r.is_peer and not r.ok]
-                peer_points.append(Point(f"{shape} t{threads}", None, "no peer" + (
-                    ": " + ", ".join(failed) if failed else "")))
-            else:
-                point = ratio_point(f"{shape} t{threads} vs {peer.impl}", fused, "halogen:fused", peer, peer.impl)
-                point.key = f"{shape} t{threads}"
-                point.detail = peer_detail(peer, limits, threads) if point.value is not None else ""
-                peer_points.append(point)
+            peer_points.append(peer_point(shape, threads, fused, rows, limits))
             label = f"{shape} t{threads}"
-            stream = limits.rate("stream", threads)
+            stream = limits.result("stream", threads)
             if fused is None or not fused.ok or rate(fused) is None:
                 stream_points.append(Point(label, None, absent(fused, "halogen:fused")))
-            elif not stream:
+            elif stream is None or rate(stream) is None:
                 stream_points.append(Point(label, None, f"no limit:stream at t{threads}"))
+            elif fused.is_paired:
+                # rates in one round: (fused bytes / fused time) / (stream bytes / stream time)
+                ratios = [r * fused.bytes / stream.bytes for r in paired_ratios(stream, fused)]
+                point = paired_point(label, ratios) if ratios else Point(
+                    label, None, "limit:stream never timed in the same round")
+                point.notes += cached_note(typical_rate(fused), limits, threads) if ratios else []
+                stream_points.append(point)
             else:
-                stream_points.append(Point(label, rate(fused)[0] / stream,
-                                           detail=cached_detail(rate(fused)[0], limits, threads)))
+                stream_points.append(Point(label, rate(fused)[0] / rate(stream)[0],
+                                           notes=cached_note(rate(fused)[0], limits, threads)))
     return peer_points, stream_points
 
 
-def peer_detail(peer: Result, limits: Limits, threads: int) -> str:
-    """How close the peer runs to limit:stream-cached, in parentheses. A peer whose stores go through
+def peer_point(shape: str, threads: int, fused: Optional[Result], rows: List[Result], limits: Limits) -> Point:
+    """fused against the strongest peer: the one that leaves fused the lowest ratio (in a full run
+    the fastest, best_peer)."""
+    candidates = [p for p in rows if p.is_peer and p.ok and writes_output(p)]
+    if not candidates:
+        failed = [f"{r.impl}: {r.error}" for r in rows if r.is_peer and not r.ok]
+        return Point(f"{shape} t{threads}", None, "no peer" + (": " + ", ".join(failed) if failed else ""))
+    points = []
+    for peer in candidates:
+        point = ratio_point(f"{shape} t{threads} vs {peer.impl}", fused, "halogen:fused", peer, peer.impl)
+        point.key = f"{shape} t{threads}"
+        if point.value is not None:
+            point.notes += peer_note(peer, limits, threads)
+        points.append((point, peer))
+    measured = [pp for pp in points if pp[0].value is not None]
+    if not measured:
+        return points[0][0]
+    return min(measured, key=lambda pp: (pp[0].value, pp[1].best_ms))[0]
+
+
+def peer_note(peer: Result, limits: Limits, threads: int) -> List[str]:
+    """How close the peer runs to limit:stream-cached. A peer whose stores go through
     the cache moves each output byte twice (read for ownership, then written back) where streaming
     stores move it once, so against a peer near that limit a kernel at limit:stream reaches about
-    limit:stream / limit:stream-cached, no more. Empty without that limit."""
-    cached = limits.rate("stream-cached", threads)
+    limit:stream / limit:stream-cached, no more. None without that limit."""
+    cached = limits.result("stream-cached", threads)
     measured = rate(peer)
-    if not cached or not measured or measured[1] != "GB/s":
-        return ""
-    return f" (the peer at {ratio(measured[0] / cached)} of cached)"
+    if cached is None or not cached.ok or not measured or measured[1] != "GB/s":
+        return []
+    return [f"the peer at {ratio(typical_rate(peer) / typical_rate(cached))} of cached"]
 
 
-def cached_detail(fused_rate: float, limits: Limits, threads: int) -> str:
+def cached_note(fused_rate: float, limits: Limits, threads: int) -> List[str]:
     """The same rate against limit:stream-cached, the ceiling of a kernel whose stores go through
-    the cache (every store a Halide 14 kernel emits), in parentheses; empty without that limit."""
-    cached = limits.rate("stream-cached", threads)
-    return f" ({ratio(fused_rate / cached)} of cached)" if cached else ""
+    the cache (every store a Halide 14 kernel emits); none without that limit."""
+    cached = limits.result("stream-cached", threads)
+    if cached is None or typical_rate(cached) is None:
+        return []
+    return [f"{ratio(fused_rate / typical_rate(cached))} of cached"]
 
 
 def conv_points(runs: Runs, peer_impl: str, threads: int = 2) -> List[Point]:

@@ -4,6 +4,11 @@ A benchmark is named `{case}/{impl}/t{threads}`; Google Benchmark may append par
 ("repeats:3", "real_time", ...), which are ignored. With repetitions R there are R entries of
 run_type "iteration" per benchmark, and aggregates (mean, median, ...) that are only used when a
 file holds no iteration entry for the benchmark (--benchmark_report_aggregates_only).
+
+A paired run (halogen_perf --goals, perf/paired_rounds.h) labels each entry with its group, the
+goal point it was timed for, and numbers it by round (repetition_index); a benchmark that serves
+several groups (limit:stream) has one entry per group and round. Result.paired keeps those times
+by (round, group), so a ratio can be taken between two timings of the same round and group.
 """
 
 import json
@@ -33,6 +38,11 @@ class Result:
     error: str = ""                        # the last error message
     note: str = ""                         # anything else worth a note (aggregates only, ...)
     source: str = ""                       # the file it came from
+    paired: Dict[Tuple[int, str], float] = field(default_factory=dict)   # ms by (round, group), paired runs
+
+    @property
+    def is_paired(self) -> bool:
+        return bool(self.paired)
 
     @property
     def ok(self) -> bool:
@@ -122,6 +132,8 @@ def result_of(key: Key, iterations: List[dict], aggregates: Dict[str, dict], sou
             result.failed += 1
             result.error = entry.get("error_message", "error")
     result.times_ms = [entry_time_ms(e) for e in good]
+    result.paired = {(int(e.get("repetition_index", 0)), e["label"]): entry_time_ms(e)
+                     for e in good if e.get("label")}
     if not iterations and "median" in aggregates:
         result.times_ms = [entry_time_ms(aggregates["median"])]
         result.note = "aggregates only: best and median are the median"

@@ -40,7 +40,9 @@ def describe_source(path: str, ctx: dict) -> str:
     peers = ", ".join(p.strip() for p in ctx.get("peers", "").split(",") if p.strip()) or "none"
     parts = [f"run {ctx.get('date', '?')}", f"commit `{ctx.get('halogen_commit', '?')}`",
              f"host {ctx.get('host_name', '?')} ({host})", f"caches {describe_caches(ctx.get('caches', []))}",
-             f"peers: {peers}", f"{ctx.get('repetitions', '?')} repetitions"
+             f"peers: {peers}",
+             f"{ctx.get('repetitions', '?')} rounds (each goal's benchmarks back to back, paired)"
+             if ctx.get("interleaved") == "paired" else f"{ctx.get('repetitions', '?')} repetitions"
              + {"yes": " (interleaved)", "no": " (back to back)"}.get(ctx.get("interleaved"), "")]
     if ctx.get("grid"):
         parts.append(f"{ctx['grid']} grid")
@@ -67,9 +69,18 @@ def header(runs: Runs, command: str, plot_note: str) -> str:
     return "\n".join(lines) + "\n\n" + GUIDE
 
 
-def goals_section(goals: List[Goal]) -> str:
+def goals_section(goals: List[Goal], source: Optional[Runs] = None) -> str:
+    """The verdicts; `source`, when given, is the paired goals run they come from (else this page's run)."""
     rows = [[g.name, g.measured, g.threshold, g.verdict] for g in goals]
-    return "## Goals\n\n" + md.table(["goal", "measured", "threshold", "verdict"], rows)
+    intro = ""
+    if source is not None:
+        path, ctx = source.sources[0]
+        intro = (f"From the paired goals run `{path}` (`halogen_perf --goals`, "
+                 f"{ctx.get('repetitions', '?')} rounds, commit `{ctx.get('halogen_commit', '?')}`): each "
+                 "point is the median over the rounds of the ratio between two timings of one round, "
+                 "which ran back to back, with the lowest and highest round in parentheses. The tables "
+                 "below are the full run's.\n\n")
+    return "## Goals\n\n" + intro + md.table(["goal", "measured", "threshold", "verdict"], rows)
 
 
 def limits_section(runs: Runs, limits: Limits) -> str:
@@ -191,10 +202,12 @@ def unparsed_section(runs: Runs) -> str:
 
 
 def document(runs: Runs, limits: Limits, goals: List[Goal], plots: Dict[str, List[str]],
-             command: str, plot_note: str, notes: str = "", across: str = "") -> str:
+             command: str, plot_note: str, notes: str = "", across: str = "",
+             goals_source: Optional[Runs] = None) -> str:
     """The whole page; `across` (the goals of more runs) and `notes` (hand-written markdown about the
-    run) go right after the goals."""
-    parts = [header(runs, command, plot_note), goals_section(goals), across, notes, limits_section(runs, limits),
+    run) go right after the goals; `goals_source` is the paired run the goals come from, if any."""
+    parts = [header(runs, command, plot_note), goals_section(goals, goals_source), across, notes,
+             limits_section(runs, limits),
              streaming.section(runs),
              embedding_section(runs, limits, plots),
              family_section(runs, limits, "norms", "Norms", "norms", plots),

@@ -1,0 +1,71 @@
+"""perf.goals_run: `halogen_perf --goals` (paired rounds) on two small goal points, the gather at
+T = 16 with hot ids and GroupNorm, two short rounds at 1 thread. Each timing carries its round and
+its goal point; a point's kernel, its peers and (a norm) limit:stream are all timed in every round,
+each leading in turn; limit:stream-cached gets its own group; perf/report --goals takes the
+medians of the rounds. Checks the wiring, not the speed. Standard library only.
+
+    HALOGEN_PERF_BINARY=build/perf/halogen_perf /usr/bin/python3 -B perf/tests/test_goals_run.py
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from collections import defaultdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPORT = os.path.join(HERE, "..", "report")
+FULL_RUN = os.path.join(HERE, "fixtures", "sample_run.json")
+GATHER = "embedding:V=128256,D=4096,T=16,ids=hot"
+GROUPNORM = "groupnorm:8x256x56x56"
+
+
+class GoalsRun(unittest.TestCase):
+    def test_paired_rounds(self):
+        binary = os.environ.get("HALOGEN_PERF_BINARY")
+        if not binary:
+            self.skipTest("HALOGEN_PERF_BINARY is not set")
+        with tempfile.TemporaryDirectory() as tmp:
+            run = os.path.join(tmp, "goals.json")
+            subprocess.run([binary, "--goals", "--threads", "1", "--repetitions", "2", "--min-time", "0.01",
+                            "--benchmark_filter=^(embedding:V=128256,D=4096,T=16,ids=hot|groupnorm:)",
+                            f"--benchmark_out={run}", "--benchmark_out_format=json"],
+                           check=True, capture_output=True, text=True)
+            with open(run) as f:
+                data = json.load(f)
+            self.assertEqual((data["context"]["grid"], data["context"]["interleaved"]), ("goals", "paired"))
+            peers = set(filter(None, data["context"]["peers"].split(",")))
+
+            order = defaultdict(list)      # (group, round) -> benchmarks in the order they ran
+            for b in data["benchmarks"]:
+                self.assertFalse(b.get("error_occurred"), b.get("error_message"))
+                order[(b["label"], b["repetition_index"])].append("/".join(b["run_name"].split("/")[:3]))
+            groups = {group for group, _ in order}
+            self.assertEqual(groups, {f"{GATHER}/t1", f"{GROUPNORM}/t1", "limit:stream-cached/t1"})
+            self.assertEqual({r for _, r in order}, {0, 1})
+
+            want = {f"{GATHER}/t1": {f"{GATHER}/halogen:gather/t1"}
+                    | ({f"{GATHER}/libtorch:index_select/t1"} if "libtorch" in peers else set()),
+                    f"{GROUPNORM}/t1": {f"{GROUPNORM}/halogen:fused/t1", "limit:stream/machine/t1"}
+                    | ({f"{GROUPNORM}/libtorch:native_group_norm (allocates)/t1"} if "libtorch" in peers else set()),
+                    "limit:stream-cached/t1": {"limit:stream-cached/machine/t1"}}
+            for group, members in want.items():
+                first, second = order[(group, 0)], order[(group, 1)]
+                self.assertEqual((set(first), set(second)), (members, members), group)
+                self.assertEqual(len(first), len(members), group)   # each once per round
+                if len(members) > 1:
+                    self.assertNotEqual(first[0], second[0], group)  # another member leads
+
+            out = os.path.join(tmp, "goals.md")
+            subprocess.run([sys.executable, REPORT, FULL_RUN, "--goals", run, "--no-plots", "--out", out],
+                           check=True, capture_output=True)
+            with open(out) as f:
+                text = f.read()
+            self.assertIn("GB/s vs `limit:stream` GB/s | 8x256x56x56 t1: ", text)
+            self.assertIn("(median of 2 rounds, ", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
