@@ -301,6 +301,7 @@ class Inputs(unittest.TestCase):
         write_run(path, dict(self.run["context"], grid="goals", interleaved="paired", repetitions="3"), paired)
         text = run_report(self.tmp.name, [FIXTURE], "--no-plots", "--goals", path)
         self.assertIn(f"From the paired goals run `{path}`", text)
+        self.assertIn("3 rounds (each goal's benchmarks back to back, paired), goals grid", text)   # the header
         goals = {r["goal"]: r for r in table_after(text, "## Goals")}
         embedding = goals["embedding `halogen:gather` vs `libtorch:index_select`, tokens sweep"]
         self.assertIn("worst 1.10× at T=16 ids=hot t1", embedding["measured"])
