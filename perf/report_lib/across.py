@@ -59,6 +59,8 @@ def section(runs: Sequence[Labelled]) -> str:
         return ""
     return ("## Goals across runs\n\n"
             f"The goals above, and the same goals evaluated in {len(runs) - 1} more "
-            f"run{'s' if len(runs) > 2 else ''} of the same grid, each from its own numbers.\n\n"
+            f"run{'s' if len(runs) > 2 else ''} of the same kernels, each from its own numbers: in a "
+            "paired run a point is the median of its per-round ratios, in a full run best time "
+            "against best time.\n\n"
             + verdict_table(runs) + "\nPoints below their threshold in any of these runs:\n\n"
             + missed_table(runs))

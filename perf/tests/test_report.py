@@ -314,6 +314,9 @@ class Inputs(unittest.TestCase):
         verdicts = table_after(text, "## Goals across runs")
         self.assertEqual(list(verdicts[0])[1:3], ["`goals.json` (paired, this page)",
                                                   "`sample_run.json` (best of repetitions)"])
+        # A paired run given with --across is marked as such.
+        text = run_report(self.tmp.name, [FIXTURE], "--no-plots", "--across", path)
+        self.assertIn("`goals.json` (paired)", list(table_after(text, "## Goals across runs")[0]))
         # Without pairing the same numbers are best against best.
         unpaired = [{k: v for k, v in e.items() if k != "label"} for e in paired]
         write_run(path, self.run["context"], unpaired)
