@@ -56,6 +56,7 @@ struct Options {
     std::vector<int> threads = {1, 2};
     double budget_s = 2.0;      // skip an implementation whose one call would take longer
     int repetitions = 3;        // rounds with --goals
+    int placements = 1;         // --goals: buffer sets per case (and limit), round r times set r % placements
     double min_time_s = 0.2;    // per repetition
     bool in_order = false;      // repetitions back to back instead of randomly interleaved
     std::string slow_down;      // regex: matching benchmarks run their call twice (regress demo)
@@ -64,6 +65,9 @@ struct Options {
 // Embedding variants whose cost does not grow with the vocabulary (schedules/variants.h); every
 // other one runs the O(T*V*D) one-hot sum and is first timed on a small part of the problem.
 bool vocab_independent(const std::string &variant) { return variant == "gather" || variant == "onehot_inline"; }
+
+// The buffer set the benchmarks of this round run on (prepared(c, copy)); only --goals changes it.
+int current_copy = 0;
 
 // What the first (untimed) look at an implementation found; kept per benchmark name, because
 // Google Benchmark calls a benchmark function several times (iteration estimate, repetitions).
@@ -129,7 +133,7 @@ void time_variant(benchmark::State &state, const std::string &name, const BenchC
     const AotKernel *k = find_aot_kernel(c.family, variant);
     if (!k) return state.SkipWithError("not built");
     try {
-        PreparedCase &p = prepared(c);
+        PreparedCase &p = prepared(c, current_copy);
         set_aot_threads(threads);   // the kernels' parallel loops are OpenMP loops (halide_gen/openmp_par_for.h)
         auto it = verdicts.find(name);
         if (it == verdicts.end()) it = verdicts.emplace(name, look_at_variant(c, *k, p, stores, budget)).first;
@@ -157,10 +161,10 @@ struct PeerOps {
 
 PeerOps &peer_ops(const BenchCase &c, const Peer &peer, int threads, double budget) {
     static std::map<std::string, PeerOps> cache;
-    const std::string key = fmt::format("{}/{}/{}", c.name, peer.name, threads);
+    const std::string key = fmt::format("{}/{}/{}/{}", c.name, peer.name, threads, current_copy);
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
-    PreparedCase &p = prepared(c);
+    PreparedCase &p = prepared(c, current_copy);
     peer.set_threads(threads);
     PeerOps made;
     made.ops = peer.ops(PeerCase{c.family, p.inputs(), p.output()});
@@ -188,7 +192,7 @@ void time_peer_op(benchmark::State &state, const BenchCase &c, const Peer &peer,
         while (k < made.ops.size() && made.ops[k].name != op_name) ++k;
         if (k == made.ops.size()) return state.SkipWithError("the peer made no such operation for this case");
         if (!made.verdicts[k].skip.empty()) return state.SkipWithError(made.verdicts[k].skip.c_str());
-        PreparedCase &p = prepared(c);
+        PreparedCase &p = prepared(c, current_copy);
         peer.set_threads(threads);
         const PeerOp &op = made.ops[k];
         for (auto _ : state) {
@@ -203,6 +207,14 @@ void time_peer_op(benchmark::State &state, const BenchCase &c, const Peer &peer,
 }
 
 // ---- the benchmarks
+
+// 2 x 256 MiB for the DRAM limits, one set per buffer copy (current_copy), made on first use.
+BandwidthBuffers &dram_buffers(int copy) {
+    static std::map<int, std::unique_ptr<BandwidthBuffers>> sets;
+    auto &slot = sets[copy];
+    if (!slot) slot = std::make_unique<BandwidthBuffers>(std::size_t(64) << 20);
+    return *slot;
+}
 
 const std::vector<Peer> &found_peers() {
     static const std::vector<Peer> found = peers();
@@ -219,28 +231,30 @@ std::vector<Timed> all_benchmarks(const Options &o) {
     };
     static const BenchCase limit_case{};   // counters of limit benchmarks are set explicitly
     static auto cache_buffers = std::make_shared<BandwidthBuffers>(std::size_t(64) << 10);   // 2 x 256 KiB
-    static auto dram_buffers = std::make_shared<BandwidthBuffers>(std::size_t(64) << 20);    // 2 x 256 MiB
     for (int t : o.threads) {
         add(fmt::format("limit:fma/machine/t{}", t), [t](benchmark::State &s, bool) {
             double flops = 0;
             for (auto _ : s) flops = fma_peak(200000, t);
             set_counters(s, limit_case, t, -1, 0, 0, flops);
         });
-        const std::pair<const char *, std::shared_ptr<BandwidthBuffers>> copies[] = {{"copy-cache", cache_buffers},
-                                                                                    {"copy-dram", dram_buffers}};
-        for (const auto &[what, buf] : copies) {
-            add(fmt::format("limit:{}/machine/t{}", what, t), [t, buf = buf](benchmark::State &s, bool) {
-                for (auto _ : s) buf->copy(t);
-                set_counters(s, limit_case, t, -1, 0, buf->copy_bytes());
-            });
-        }
+        add(fmt::format("limit:copy-cache/machine/t{}", t), [t](benchmark::State &s, bool) {
+            for (auto _ : s) cache_buffers->copy(t);
+            set_counters(s, limit_case, t, -1, 0, cache_buffers->copy_bytes());
+        });
+        add(fmt::format("limit:copy-dram/machine/t{}", t), [t](benchmark::State &s, bool) {
+            BandwidthBuffers &buf = dram_buffers(current_copy);
+            for (auto _ : s) buf.copy(t);
+            set_counters(s, limit_case, t, -1, 0, buf.copy_bytes());
+        });
         add(fmt::format("limit:stream/machine/t{}", t), [t](benchmark::State &s, bool) {
-            for (auto _ : s) dram_buffers->stream(t);
-            set_counters(s, limit_case, t, -1, 0, dram_buffers->copy_bytes());
+            BandwidthBuffers &buf = dram_buffers(current_copy);
+            for (auto _ : s) buf.stream(t);
+            set_counters(s, limit_case, t, -1, 0, buf.copy_bytes());
         });
         add(fmt::format("limit:stream-cached/machine/t{}", t), [t](benchmark::State &s, bool) {
-            for (auto _ : s) dram_buffers->stream_cached(t);
-            set_counters(s, limit_case, t, -1, 0, dram_buffers->copy_bytes());
+            BandwidthBuffers &buf = dram_buffers(current_copy);
+            for (auto _ : s) buf.stream_cached(t);
+            set_counters(s, limit_case, t, -1, 0, buf.copy_bytes());
         });
     }
     static const std::vector<BenchCase> grid = o.streaming_sweep ? streaming_sweep_grid()
@@ -329,6 +343,7 @@ void add_context(const Options &o) {
     benchmark::AddCustomContext("peers", peer_list);
     benchmark::AddCustomContext("halogen_commit", source_version());
     benchmark::AddCustomContext("repetitions", std::to_string(o.repetitions));
+    if (o.goals) benchmark::AddCustomContext("placements", std::to_string(o.placements));
     benchmark::AddCustomContext("interleaved", o.goals ? "paired" : o.in_order ? "no" : "yes");
     benchmark::AddCustomContext("grid", o.streaming_sweep ? "streaming-sweep"
                                         : o.goals         ? "goals"
@@ -353,11 +368,16 @@ int main(int argc, char **argv) {
                  "the kernels with a streamed twin at outputs of 2 to 48 MiB, each timed with cached and with "
                  "streaming stores (where the streaming threshold belongs), no peers")
         ->excludes(quick);
-    app.add_flag("--goals", o.goals,
+    auto *goals = app.add_flag("--goals", o.goals,
                  "only what issue 5's goals compare, in paired rounds: each kernel timed right next to its "
                  "references, --repetitions rounds; --benchmark_out=FILE gets the JSON of all rounds")
         ->excludes(quick)
         ->excludes("--streaming-sweep");
+    app.add_option("--placements", o.placements,
+                   "with --goals: allocate each case's buffers (and the DRAM limits') this many times and "
+                   "run round r on set r mod N, so that the medians span where buffers land in memory")
+        ->check(CLI::PositiveNumber)
+        ->needs(goals);
     app.add_option("--threads", o.threads, "thread counts, each a column")->delimiter(',');
     app.add_option("--budget", o.budget_s, "skip an implementation whose one call takes longer (seconds)");
     app.add_option("--repetitions", o.repetitions, "repetitions of each benchmark (rounds with --goals)");
@@ -402,7 +422,8 @@ int main(int argc, char **argv) {
         halogen::perf::add_context(o);
         if (o.goals) {
             halogen::perf::run_paired_rounds(halogen::perf::goal_groups(benchmarks, o, goals_filter), o.repetitions,
-                                             goals_out);
+                                             goals_out,
+                                             [&](int round) { halogen::perf::current_copy = round % o.placements; });
         } else {
             halogen::perf::register_each(benchmarks);
             benchmark::RunSpecifiedBenchmarks();

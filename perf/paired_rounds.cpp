@@ -51,7 +51,8 @@ void register_round(const std::vector<PairGroup> &groups, const std::vector<std:
 
 }  // namespace
 
-void run_paired_rounds(const std::vector<PairGroup> &groups, int rounds, const std::string &out_path) {
+void run_paired_rounds(const std::vector<PairGroup> &groups, int rounds, const std::string &out_path,
+                       const std::function<void(int round)> &before_round) {
     if (rounds < 1) throw std::invalid_argument("paired rounds: at least one round");
     RoundsReporter reporter;
     reporter.rounds = rounds;
@@ -62,6 +63,7 @@ void run_paired_rounds(const std::vector<PairGroup> &groups, int rounds, const s
         std::shuffle(order.begin(), order.end(), shuffle);
         register_round(groups, order, r);
         reporter.round = r;
+        if (before_round) before_round(r);
         std::cout << "-- round " << r + 1 << " of " << rounds << "\n";
         benchmark::RunSpecifiedBenchmarks(&reporter);
     }

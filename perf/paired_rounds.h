@@ -24,9 +24,10 @@ struct PairGroup {
     std::vector<Timed> members;
 };
 
-// Runs `rounds` rounds of every group (Google Benchmark's --benchmark_filter still applies) and
-// writes one Google Benchmark JSON file at `out_path` ("" writes none): the iteration entries of
-// all rounds, each with its round as repetition_index and its group as label.
-void run_paired_rounds(const std::vector<PairGroup> &groups, int rounds, const std::string &out_path);
+// Runs `rounds` rounds of every group, calling before_round(r) ahead of round r, and writes one
+// Google Benchmark JSON file at `out_path` ("" writes none): the iteration entries of all rounds,
+// each with its round as repetition_index and its group as label.
+void run_paired_rounds(const std::vector<PairGroup> &groups, int rounds, const std::string &out_path,
+                       const std::function<void(int round)> &before_round = {});
 
 }  // namespace halogen::perf

@@ -67,9 +67,9 @@ double PreparedCase::tolerance() const {
     return 1e-3;
 }
 
-PreparedCase &prepared(const BenchCase &c) {
-    static std::map<std::string, std::unique_ptr<PreparedCase>> cache;
-    auto &slot = cache[c.name];
+PreparedCase &prepared(const BenchCase &c, int copy) {
+    static std::map<std::pair<std::string, int>, std::unique_ptr<PreparedCase>> cache;
+    auto &slot = cache[{c.name, copy}];
     if (!slot) slot = std::make_unique<PreparedCase>(c);
     return *slot;
 }

@@ -36,6 +36,8 @@ private:
 };
 
 // The prepared case, made on first use and kept for the process (cases share their tables).
-PreparedCase &prepared(const BenchCase &c);
+// `copy` picks one of several, each with buffers of its own: where a buffer lands in memory moves
+// a memory-bound kernel by up to a quarter, so a paired run can spread its rounds over copies.
+PreparedCase &prepared(const BenchCase &c, int copy = 0);
 
 }  // namespace halogen::perf

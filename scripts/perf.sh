@@ -2,7 +2,7 @@
 # The full benchmark run by hand (the README's two commands stay run.sh and test.sh): installs the
 # optional peers too (Debian's libtorch-dev; oneDNN comes with setup.sh) and matplotlib for the
 # plots, builds, runs halogen_perf over the whole grid at 1 and 2 threads, then the goals in nine
-# paired rounds (halogen_perf --goals, perf/README.md), and writes docs/perf.md and docs/perf/*.svg:
+# paired rounds over three sets of buffers (halogen_perf --goals, perf/README.md), and writes docs/perf.md and docs/perf/*.svg:
 # tables and plots from the grid, goals from the paired run. Takes 20 to 35 minutes; run it on a
 # quiet machine.
 #   scripts/perf.sh                       # the whole grid
@@ -17,6 +17,6 @@ fi
 halogen_build
 run="$HALOGEN_BUILD/perf/run.json" goals="$HALOGEN_BUILD/perf/goals.json"
 "$HALOGEN_BUILD/perf/halogen_perf" --benchmark_out="$run" --benchmark_out_format=json "$@"
-"$HALOGEN_BUILD/perf/halogen_perf" --goals --repetitions 9 --benchmark_out="$goals" "$@"
+"$HALOGEN_BUILD/perf/halogen_perf" --goals --repetitions 9 --placements 3 --benchmark_out="$goals" "$@"
 /usr/bin/python3 "$HALOGEN_ROOT/perf/report" "$run" --goals "$goals" --notes "$HALOGEN_ROOT/perf/notes.md" \
   --out "$HALOGEN_ROOT/docs/perf.md" --plots "$HALOGEN_ROOT/docs/perf"

@@ -42,6 +42,7 @@ def describe_source(path: str, ctx: dict) -> str:
              f"host {ctx.get('host_name', '?')} ({host})", f"caches {describe_caches(ctx.get('caches', []))}",
              f"peers: {peers}",
              f"{ctx.get('repetitions', '?')} rounds (each goal's benchmarks back to back, paired)"
+             + (f" over {ctx['placements']} sets of buffers" if int(ctx.get("placements", 1)) > 1 else "")
              if ctx.get("interleaved") == "paired" else f"{ctx.get('repetitions', '?')} repetitions"
              + {"yes": " (interleaved)", "no": " (back to back)"}.get(ctx.get("interleaved"), "")]
     if ctx.get("grid"):
@@ -78,8 +79,10 @@ def goals_section(goals: List[Goal], source: Optional[Runs] = None) -> str:
     intro = ""
     if source is not None:
         path, ctx = source.sources[0]
+        sets = int(ctx.get("placements", 1))
         intro = (f"From the paired goals run `{path}` (`halogen_perf --goals`, "
-                 f"{ctx.get('repetitions', '?')} rounds, commit `{ctx.get('halogen_commit', '?')}`): each "
+                 f"{ctx.get('repetitions', '?')} rounds" + (f" over {sets} sets of buffers" if sets > 1 else "")
+                 + f", commit `{ctx.get('halogen_commit', '?')}`): each "
                  "point is the median over the rounds of the ratio between two timings of one round, "
                  "which ran back to back, with the lowest and highest round in parentheses. The tables "
                  "below are the full run's.\n\n")

@@ -1,5 +1,5 @@
 """perf.goals_run: `halogen_perf --goals` (paired rounds) on two small goal points, the gather at
-T = 16 with hot ids and GroupNorm, two short rounds at 1 thread. Each timing carries its round and
+T = 16 with hot ids and GroupNorm, two short rounds at 1 thread, each on its own set of buffers. Each timing carries its round and
 its goal point; a point's kernel, its peers and (a norm) limit:stream are all timed in every round,
 each leading in turn; limit:stream-cached gets its own group; perf/report --goals takes the
 medians of the rounds. Checks the wiring, not the speed. Standard library only.
@@ -29,13 +29,15 @@ class GoalsRun(unittest.TestCase):
             self.skipTest("HALOGEN_PERF_BINARY is not set")
         with tempfile.TemporaryDirectory() as tmp:
             run = os.path.join(tmp, "goals.json")
-            subprocess.run([binary, "--goals", "--threads", "1", "--repetitions", "2", "--min-time", "0.01",
+            subprocess.run([binary, "--goals", "--placements", "2", "--threads", "1", "--repetitions", "2",
+                            "--min-time", "0.01",
                             "--benchmark_filter=^(embedding:V=128256,D=4096,T=16,ids=hot|groupnorm:)",
                             f"--benchmark_out={run}", "--benchmark_out_format=json"],
                            check=True, capture_output=True, text=True)
             with open(run) as f:
                 data = json.load(f)
-            self.assertEqual((data["context"]["grid"], data["context"]["interleaved"]), ("goals", "paired"))
+            context = data["context"]
+            self.assertEqual((context["grid"], context["interleaved"], context["placements"]), ("goals", "paired", "2"))
             peers = set(filter(None, data["context"]["peers"].split(",")))
 
             order = defaultdict(list)      # (group, round) -> benchmarks in the order they ran

@@ -298,10 +298,13 @@ class Inputs(unittest.TestCase):
                   # the same limit timed for another group: never paired with this RMSNorm
                   + paired_entries("limit:stream", "machine", 1, "layernorm:1x2048x4096/t1", [1.0, 1.0, 1.0], 512.0))
         path = os.path.join(self.tmp.name, "goals.json")
-        write_run(path, dict(self.run["context"], grid="goals", interleaved="paired", repetitions="3"), paired)
+        write_run(path, dict(self.run["context"], grid="goals", interleaved="paired", repetitions="3", placements="3"),
+                  paired)
         text = run_report(self.tmp.name, [FIXTURE], "--no-plots", "--goals", path)
         self.assertIn(f"From the paired goals run `{path}`", text)
-        self.assertIn("3 rounds (each goal's benchmarks back to back, paired), goals grid", text)   # the header
+        self.assertIn("3 rounds (each goal's benchmarks back to back, paired) over 3 sets of buffers, goals grid",
+                      text)   # the header
+        self.assertIn("(`halogen_perf --goals`, 3 rounds over 3 sets of buffers, commit", text)
         goals = {r["goal"]: r for r in table_after(text, "## Goals")}
         embedding = goals["embedding `halogen:gather` vs `libtorch:index_select`, tokens sweep"]
         self.assertIn("worst 1.10× at T=16 ids=hot t1", embedding["measured"])
