@@ -420,6 +420,7 @@ LoweredGraph lower(const Graph &g, const Group &grp, const ExternalInputs *ext) 
             throw GraphError(fmt::format("lower: input '{}' has the name of a symbolic dim", name));
         }
     }
+    if (ext) lg.prefetchable = ext->prefetchable;
     if (!ext) lw.constrain_output();   // a generator states its own output contract
     return lg;
 }

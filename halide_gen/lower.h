@@ -34,6 +34,7 @@ struct LoweredGraph {
     std::map<std::string, Halide::ImageParam> inputs;       // buffers read, by buffer_name()
     std::map<std::string, Halide::Param<int32_t>> dims;     // symbolic dims, by name
     std::vector<Halide::Var> vars;                          // vars[k] iterates halogen axis k
+    std::map<std::string, Halide::ImageParam> prefetchable; // ExternalInputs::prefetchable
 
     // The pipeline's arguments in a stable order: inputs by name, then symbolic dims by name.
     std::vector<Halide::Argument> arguments() const;
@@ -44,6 +45,10 @@ struct LoweredGraph {
 struct ExternalInputs {
     std::map<std::string, Halide::Func> buffers;
     std::map<std::string, Halide::Expr> dims;
+    // The generator's ImageParams behind `buffers`, by name, for a schedule that prefetches an
+    // input. Given only for a streamed twin, whose compiled prefetches are made to fill the L2
+    // (halide_gen/streaming_stores.h); Halide 14's own hint skips it. Empty: no prefetching.
+    std::map<std::string, Halide::ImageParam> prefetchable;
 };
 
 // Lowers one group of `g` (see frontend/grouping): its members become Funcs, the buffers it reads

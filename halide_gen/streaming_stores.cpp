@@ -6,6 +6,7 @@
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsX86.h>
@@ -95,6 +96,22 @@ int stream_output_stores(llvm::Module &module, const std::vector<std::string> &o
     return rewritten;
 }
 
+int prefetch_into_l2(llvm::Module &module) {
+    llvm::Constant *l2 = llvm::ConstantInt::get(llvm::Type::getInt32Ty(module.getContext()), 2);
+    int count = 0;
+    for (llvm::Function &function : module) {
+        for (llvm::BasicBlock &block : function) {
+            for (llvm::Instruction &inst : block) {
+                auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst);
+                if (!call || call->getIntrinsicID() != llvm::Intrinsic::prefetch) continue;
+                call->setArgOperand(2, l2);   // llvm.prefetch(address, rw, locality, cache type)
+                ++count;
+            }
+        }
+    }
+    return count;
+}
+
 int compile_with_streaming_stores(const Halide::Module &module, const std::string &object_path,
                                   const std::string &assembly_path) {
     if (module.target().arch != Halide::Target::X86) {
@@ -109,6 +126,7 @@ int compile_with_streaming_stores(const Halide::Module &module, const std::strin
     llvm::LLVMContext context;
     std::unique_ptr<llvm::Module> llvm_module = Halide::compile_module_to_llvm_module(module, context);
     const int rewritten = stream_output_stores(*llvm_module, outputs);
+    prefetch_into_l2(*llvm_module);
     if (!assembly_path.empty()) {   // from a copy: code generation rewrites the module it runs on
         std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*llvm_module);
         auto out = Halide::make_raw_fd_ostream(assembly_path);

@@ -12,6 +12,11 @@
 // whose strides are known only at run time), and every function holding such stores ends with an
 // sfence, so the stores are visible before the kernel returns to its caller or thread pool.
 // Masked and scalar stores (tails) stay as they are.
+//
+// A twin's schedule may also prefetch (LayerNorm's, schedules/norms.cpp). Halide 14 emits every prefetch with
+// the non-temporal hint (prefetchnta), which on the Zen 4 VM made LayerNorm slower, as did
+// prefetcht0 (into the L1, where the task's own rows are); the twin's prefetches become
+// prefetcht1, which fills the L2 (perf/notes.md, *Next rows prefetched*).
 #pragma once
 
 #include <string>
@@ -29,8 +34,13 @@ namespace halogen {
 // the Halide pipeline's output arguments). Returns how many stores were rewritten.
 int stream_output_stores(llvm::Module &module, const std::vector<std::string> &output_buffers);
 
+// Sets every llvm.prefetch in `module` to fill the L2 (locality 2: prefetcht1 on x86). Returns how
+// many there were.
+int prefetch_into_l2(llvm::Module &module);
+
 // Compiles `module` (a Halide AOT module for a CPU target) to an object file and, unless
-// `assembly_path` is empty, an assembly listing, with its outputs' vector stores streamed.
+// `assembly_path` is empty, an assembly listing, with its outputs' vector stores streamed and its
+// prefetches into the L2.
 // Returns how many stores were rewritten.
 int compile_with_streaming_stores(const Halide::Module &module, const std::string &object_path,
                                   const std::string &assembly_path);

@@ -31,6 +31,11 @@
 // The anchor's loops outside the outermost compute level are fused into one parallel loop; the
 // innermost axis is vectorized with GuardWithIf (skipped when it is the constant 1, as in the
 // reduction-anchored groups GroupNorm makes with symbolic channels).
+//
+// In a streamed twin (a large output, halide_gen/streaming_stores.h) a paired-row norm also
+// prefetches: each step of the normalize loop asks for the same vector of the next pair's rows of
+// x, so that they come from DRAM while this pair is written, where a pair is otherwise read, then
+// written, in turns (perf/notes.md, *Next rows prefetched*; measured for LayerNorm only).
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -95,6 +100,21 @@ void schedule_norm_naive(LoweredGraph &, const Halide::Target &) {
     // defaults: one plain loop nest per reduction, one for the normalization.
 }
 
+namespace {
+
+// The input read row by row in the output's shape (LayerNorm's and RMSNorm's x), when the
+// generator offers it for prefetching (ExternalInputs::prefetchable); nullptr else.
+const Halide::ImageParam *row_input(const LoweredGraph &lg) {
+    for (const Node *n : lg.graph.nodes()) {
+        if (n->op != Op::Input || !(n->shape == lg.output->shape)) continue;
+        auto it = lg.prefetchable.find(buffer_name(*n));
+        if (it != lg.prefetchable.end()) return &it->second;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
 void schedule_norm_fused(LoweredGraph &lg, const Halide::Target &target) {
     const int rank = int(lg.output->shape.size());
     const int width = float_width(target);
@@ -127,6 +147,9 @@ void schedule_norm_fused(LoweredGraph &lg, const Halide::Target &target) {
                 .reorder(vi, row, vo, pair)
                 .unroll(row);
             loop[0] = pair;
+            if (const Halide::ImageParam *x = row_input(lg)) {
+                lg.out.prefetch(*x, vo, pair, 1, Halide::PrefetchBoundStrategy::NonFaulting);
+            }
         }
     }
 

@@ -13,8 +13,10 @@ namespace halogen {
 
 // Builds `family`'s `variant` with `inputs` (name -> the generator's input Func and its extents)
 // and returns the output Func: hand-scheduled, or unscheduled for an autoscheduled variant.
+// `prefetchable`: the inputs' ImageParams when building a streamed twin (ExternalInputs).
 Halide::Func build_for_generator(const std::string &family, const std::string &variant,
                                  const std::map<std::string, std::pair<Halide::Func, std::vector<Halide::Expr>>> &inputs,
-                                 const Halide::Target &target);
+                                 const Halide::Target &target,
+                                 const std::map<std::string, Halide::ImageParam> &prefetchable = {});
 
 }  // namespace halogen

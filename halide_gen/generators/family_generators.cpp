@@ -33,12 +33,15 @@ std::map<std::string, std::pair<Func, std::vector<Expr>>> collect(bool clamped, 
 }
 
 // One generator per family: declare the inputs, then build the chosen variant. A hand variant
-// carries its schedule; an autoscheduled one gets its estimates, then its autoscheduler.
+// carries its schedule; an autoscheduled one gets its estimates, then its autoscheduler. A
+// streamed twin's schedule may prefetch its inputs (ExternalInputs::prefetchable).
 template <typename Out, typename... In>
 void generate_family(Out &out, const std::string &variant, const Halide::Target &target, const std::string &family,
-                     In &...in) {
+                     bool streamed, In &...in) {
     const std::string &autoscheduler = find_variant(family, variant).autoscheduler;
-    Func f = build_for_generator(family, variant, collect(!autoscheduler.empty(), in...), target);
+    std::map<std::string, Halide::ImageParam> prefetchable;
+    if (streamed) ((prefetchable[in.name()] = Halide::ImageParam(in)), ...);
+    Func f = build_for_generator(family, variant, collect(!autoscheduler.empty(), in...), target, prefetchable);
     if (!autoscheduler.empty()) {
         auto estimates = family_estimates(make_family(family), typical_extents(family));
         (in.set_estimates(estimates.at(in.name())), ...);
@@ -50,15 +53,16 @@ void generate_family(Out &out, const std::string &variant, const Halide::Target 
 
 // The generator framework's own auto_schedule would run after generate(), too late to guard the
 // output's tails (halide_gen/autoschedule.h), so the generators call the autoscheduler themselves.
-// `streamed` builds a variant's streamed twin: the pipeline is the same, and halogen.generator's
-// main rewrites the compiled stores (generator_main.cpp).
+// `streamed` builds a variant's streamed twin: the same pipeline, its schedule free to prefetch
+// inputs, and halogen.generator's main rewrites the compiled stores and prefetches
+// (generator_main.cpp).
 #define HALOGEN_GENERATE(family, ...)                                                                    \
     Halide::GeneratorParam<bool> streamed{"streamed", false};                                          \
     void generate() {                                                                                  \
         if (this->auto_schedule) {                                                                     \
             throw halogen::Error(std::string(family) + ": leave auto_schedule false; the variant names the autoscheduler"); \
         }                                                                                              \
-        generate_family(out, variant, this->get_target(), family, __VA_ARGS__);                          \
+        generate_family(out, variant, this->get_target(), family, streamed, __VA_ARGS__);              \
     }
 
 class EmbeddingGenerator : public Halide::Generator<EmbeddingGenerator> {

@@ -150,6 +150,18 @@ TEST(StreamingStores, TwinsAreTheVariantsThatAskForThemAndOnlyTheyStream) {
     EXPECT_EQ(twins, 5);   // the four norms' fused, embedding's gather
 }
 
+// LayerNorm's twin (its rows paired) prefetches the next pair's rows into the L2 (prefetcht1, not
+// Halide 14's prefetchnta); no other twin and no kernel built the ordinary way prefetches.
+TEST(StreamingStores, PairedRowTwinPrefetchesIntoTheL2) {
+    for (const AotKernel &k : aot_kernels()) {
+        EXPECT_EQ(assembly_of(k, false).find("prefetch"), std::string::npos) << k.family << " " << k.variant;
+        if (!k.streamed_argv) continue;
+        const std::string s = assembly_of(k, true);
+        EXPECT_EQ(s.find("prefetchnta"), std::string::npos) << k.family << " " << k.variant;
+        EXPECT_EQ(s.find("prefetcht1") != std::string::npos, k.family == "layernorm") << k.family << " " << k.variant;
+    }
+}
+
 // The twins on rows of 256 floats (the gather's: 4352, a block of four page streams and a tail),
 // written into an output that starts 0, 4, 32 or 64 bytes into a cache-line aligned block: at 0
 // and 64 every full vector store is streamed, at 4 and 32 none is (the fallback), and the numbers
