@@ -158,7 +158,8 @@ TEST(StreamingStores, PairedRowTwinPrefetchesIntoTheL2) {
         if (!k.streamed_argv) continue;
         const std::string s = assembly_of(k, true);
         EXPECT_EQ(s.find("prefetchnta"), std::string::npos) << k.family << " " << k.variant;
-        EXPECT_EQ(s.find("prefetcht1") != std::string::npos, k.family == "layernorm") << k.family << " " << k.variant;
+        EXPECT_EQ(s.find("prefetcht1") != std::string::npos, std::string(k.family) == "layernorm")
+            << k.family << " " << k.variant;
     }
 }
 
