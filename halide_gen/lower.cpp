@@ -396,7 +396,7 @@ Group whole_graph_group(const Graph &g) {
 }
 
 LoweredGraph lower(const Graph &g, const Group &grp, const ExternalInputs *ext) {
-    LoweredGraph lg{g, grp, grp.anchor, {}, {}, {}, {}, {}};
+    LoweredGraph lg{g, grp, grp.anchor, {}, {}, {}, {}, {}, {}};
     std::size_t max_rank = 0;
     for (const Node *n : g.nodes()) max_rank = std::max(max_rank, n->shape.size());
     for (std::size_t k = 0; k < max_rank; ++k) lg.vars.emplace_back(fmt::format("a{}", k));
