@@ -66,6 +66,15 @@ def regressions(checks: List[Check], tolerance: float) -> List[Check]:
     return [c for group in by_kernel.values() if all(c.regressed(tolerance) for c in group) for c in group]
 
 
+def suspects(checks: List[Check], tolerance: float) -> List[Check]:
+    """The checks of every kernel worse past `tolerance` against at least one reference: what a
+    check re-measures before it judges. One worse ratio alone is no regression, but it means the
+    kernel or that reference swung, and a swing either way can hide a real slowdown (a slow stream
+    limit in the run, or a slow kernel in the baseline, hid a planted 2x one in CI)."""
+    worse = {c.kernel for c in checks if c.regressed(tolerance)}
+    return [c for c in checks if c.kernel in worse and c.slowdown is not None]
+
+
 def compare(baseline: Dict[str, float], now: Dict[str, dict]) -> List[Check]:
     """One Check per ratio in either: baseline-only ones have now=None (not measured in this run,
     e.g. a peer library missing here), run-only ones have baseline=None (new)."""

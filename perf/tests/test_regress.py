@@ -78,6 +78,12 @@ class Comparison(unittest.TestCase):
         worse = [c for c in checks if c.regressed(0.25)]
         self.assertEqual(sorted({c.reference for c in worse}), [peer])
         self.assertEqual(regression.regressions(checks, 0.25), [])
+        # ... but the case's kernels are re-measured with all their references before that is judged.
+        suspects = regression.suspects(checks, 0.25)
+        self.assertIn(SLOW_CASE, {c.kernel for c in suspects})
+        self.assertTrue(all(c.kernel.startswith("rmsnorm:1x2048x4096/halogen:") and c.kernel.endswith("/t1")
+                            for c in suspects))
+        self.assertIn("limit:stream/machine/t1", {c.reference for c in suspects})
 
     def test_within_tolerance_is_not_a_regression(self):
         checks = regression.compare(self.base, ratios_of(slowed(self.data, SLOW_CASE, 1.2)))
