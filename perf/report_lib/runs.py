@@ -73,6 +73,11 @@ class Result:
         return self.kind in PEER_KINDS
 
 
+def is_paired_context(ctx: dict) -> bool:
+    """Whether a run's context says it is a paired goals run (halogen_perf --goals)."""
+    return ctx.get("interleaved") == "paired"
+
+
 @dataclass
 class Runs:
     """Everything read from the input files, later files overriding earlier ones per benchmark."""

@@ -9,7 +9,7 @@ from .goals import Goal
 from .machine import describe_caches
 from .metrics import (LIMITS, NORMS, Limits, best_peer, case_params, computes_case, fraction_of_limit,
                       impl_order, in_tokens_sweep, limit_name, rate, section_of, speedup, writes_output)
-from .runs import Result, Runs
+from .runs import Result, Runs, is_paired_context
 
 OWN_LAYOUT = "onednn:conv (own layout)"
 LIMIT_TITLES = {"fma": "FMA peak GFLOP/s", "copy-cache": "copy in-cache GB/s",
@@ -43,7 +43,7 @@ def describe_source(path: str, ctx: dict) -> str:
              f"peers: {peers}",
              f"{ctx.get('repetitions', '?')} rounds (each goal's benchmarks back to back, paired)"
              + (f" over {ctx['placements']} sets of buffers" if int(ctx.get("placements", 1)) > 1 else "")
-             if ctx.get("interleaved") == "paired" else f"{ctx.get('repetitions', '?')} repetitions"
+             if is_paired_context(ctx) else f"{ctx.get('repetitions', '?')} repetitions"
              + {"yes": " (interleaved)", "no": " (back to back)"}.get(ctx.get("interleaved"), "")]
     if ctx.get("grid"):
         parts.append(f"{ctx['grid']} grid")
