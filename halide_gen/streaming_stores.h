@@ -13,10 +13,10 @@
 // sfence, so the stores are visible before the kernel returns to its caller or thread pool.
 // Masked and scalar stores (tails) stay as they are.
 //
-// A twin's schedule may also prefetch (LayerNorm's, schedules/norms.cpp). Halide 14 emits every prefetch with
-// the non-temporal hint (prefetchnta), which on the Zen 4 VM made LayerNorm slower, as did
-// prefetcht0 (into the L1, where the task's own rows are); the twin's prefetches become
-// prefetcht1, which fills the L2 (perf/notes.md, *Next rows prefetched*).
+// A twin's schedule may also prefetch (LayerNorm's and RMSNorm's, schedules/norms.cpp). Halide 14
+// emits every prefetch with the non-temporal hint (prefetchnta), which on the Zen 4 VM made
+// LayerNorm slower, as did prefetcht0 (into the L1, where the task's own rows are); the twin's
+// prefetches become prefetcht1, which fills the L2 (perf/notes.md, *Next rows prefetched*).
 #pragma once
 
 #include <string>

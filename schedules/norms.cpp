@@ -19,7 +19,8 @@
 // writes both rows of a pair in one loop, so each vector of w and b is loaded once for two rows:
 // a 4096-float row of x, w and b is 48 KiB, more than the L1's 32 KiB, and LayerNorm's
 // normalize pass took about 1.7x as long as RMSNorm's (which reads no b) on one row per task
-// (perf/notes.md, *Norms at 1 thread*). Rows are paired only when the statistics are per row
+// (perf/notes.md, *Norms at 1 thread*; measured on the streamed twins before they prefetched,
+// which no longer pair rows, see below; the ordinary kernel keeps the pairs, not measured again). Rows are paired only when the statistics are per row
 // (a rank-2 output whose reductions sit at the row loop) and the group reads two or more such
 // vectors: RMSNorm's one weight row is not worth it, as two rows of x and w no longer fit in
 // the L1 where one row and w do (RMSNorm paired took 6 to 14 % longer at 2 threads). An odd last
@@ -32,10 +33,11 @@
 // innermost axis is vectorized with GuardWithIf (skipped when it is the constant 1, as in the
 // reduction-anchored groups GroupNorm makes with symbolic channels).
 //
-// In a streamed twin (a large output, halide_gen/streaming_stores.h) a paired-row norm also
-// prefetches: each step of the normalize loop asks for the same vector of the next pair's rows of
-// x, so that they come from DRAM while this pair is written, where a pair is otherwise read, then
-// written, in turns (perf/notes.md, *Next rows prefetched*; measured for LayerNorm only).
+// A streamed twin (a large output, halide_gen/streaming_stores.h) of a per-row norm (LayerNorm,
+// RMSNorm) instead prefetches: each step of the normalize loop asks for the same vector of the
+// next row of x, so that it comes from DRAM while this row is written, where a row is otherwise
+// read, then written, in turns. Its rows are not paired: with the prefetch, one row per step ran
+// faster at every goal point, at 1 and 2 threads (perf/notes.md, *Next rows prefetched*).
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -141,15 +143,15 @@ void schedule_norm_fused(LoweredGraph &lg, const Halide::Target &target) {
         Halide::Var inner = lg.vars[rank - 1], vo(inner.name() + "_vo"), vi(inner.name() + "_vi");
         lg.out.split(inner, vo, vi, width, Halide::TailStrategy::GuardWithIf).vectorize(vi);
         loop[rank - 1] = vo;
-        if (rank == 2 && outer == 1 && column_vectors(lg) >= 2) {   // e.g. LayerNorm's w and b
+        const Halide::ImageParam *x = rank == 2 && outer == 1 ? row_input(lg) : nullptr;
+        if (x) {   // a streamed twin of LayerNorm or RMSNorm: one row per step, the next one prefetched
+            lg.out.prefetch(*x, vo, loop[0], 1, Halide::PrefetchBoundStrategy::NonFaulting);
+        } else if (rank == 2 && outer == 1 && column_vectors(lg) >= 2) {   // e.g. LayerNorm's w and b
             Halide::Var pair(loop[0].name() + "_pair"), row(loop[0].name() + "_in");
             lg.out.split(loop[0], pair, row, kRowsPerStep, Halide::TailStrategy::GuardWithIf)
                 .reorder(vi, row, vo, pair)
                 .unroll(row);
             loop[0] = pair;
-            if (const Halide::ImageParam *x = row_input(lg)) {
-                lg.out.prefetch(*x, vo, pair, 1, Halide::PrefetchBoundStrategy::NonFaulting);
-            }
         }
     }
 

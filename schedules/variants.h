@@ -14,7 +14,7 @@
 //   norms      naive           one kernel per reduction plus one for the normalization
 //              fused           one kernel, statistics per row inside it, vectorized, parallel;
 //                              a large output written with streaming stores (AOT), LayerNorm's
-//                              next rows then prefetched into the L2
+//                              and RMSNorm's next row then prefetched into the L2
 //   conv       naive           the fused group, unscheduled
 //              tiled           output-channel and spatial tiles in registers, vectorized, the
 //                              window unrolled, parallel outer loop

@@ -150,15 +150,16 @@ TEST(StreamingStores, TwinsAreTheVariantsThatAskForThemAndOnlyTheyStream) {
     EXPECT_EQ(twins, 5);   // the four norms' fused, embedding's gather
 }
 
-// LayerNorm's twin (its rows paired) prefetches the next pair's rows into the L2 (prefetcht1, not
-// Halide 14's prefetchnta); no other twin and no kernel built the ordinary way prefetches.
-TEST(StreamingStores, PairedRowTwinPrefetchesIntoTheL2) {
+// LayerNorm's and RMSNorm's twins prefetch the next row into the L2 (prefetcht1, not Halide 14's
+// prefetchnta); no other twin and no kernel built the ordinary way prefetches.
+TEST(StreamingStores, RowNormTwinsPrefetchTheNextRowIntoTheL2) {
     for (const AotKernel &k : aot_kernels()) {
         EXPECT_EQ(assembly_of(k, false).find("prefetch"), std::string::npos) << k.family << " " << k.variant;
         if (!k.streamed_argv) continue;
         const std::string s = assembly_of(k, true);
         EXPECT_EQ(s.find("prefetchnta"), std::string::npos) << k.family << " " << k.variant;
-        EXPECT_EQ(s.find("prefetcht1") != std::string::npos, std::string(k.family) == "layernorm")
+        const std::string family = k.family;
+        EXPECT_EQ(s.find("prefetcht1") != std::string::npos, family == "layernorm" || family == "rmsnorm")
             << k.family << " " << k.variant;
     }
 }
