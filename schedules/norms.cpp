@@ -37,7 +37,8 @@
 // RMSNorm) instead prefetches: each step of the normalize loop asks for the same vector of the
 // next row of x, so that it comes from DRAM while this row is written, where a row is otherwise
 // read, then written, in turns. Its rows are not paired: with the prefetch, one row per step ran
-// faster at every goal point, at 1 and 2 threads (perf/notes.md, *Next rows prefetched*).
+// faster at every goal point, at 1 and 2 threads (perf/notes.md, *One row per step, the next one
+// prefetched*). So LayerNorm's twin and its ordinary kernel may round a value an ulp apart.
 #include <algorithm>
 #include <string>
 #include <vector>

@@ -7,16 +7,14 @@ medians of the rounds. Checks the wiring, not the speed. Standard library only.
     HALOGEN_PERF_BINARY=build/perf/halogen_perf /usr/bin/python3 -B perf/tests/test_goals_run.py
 """
 
-import json
 import os
-import subprocess
-import sys
 import tempfile
 import unittest
 from collections import defaultdict
 
+from harness import perf_binary, report, run_perf
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPORT = os.path.join(HERE, "..", "report")
 FULL_RUN = os.path.join(HERE, "fixtures", "sample_run.json")
 GATHER = "embedding:V=128256,D=4096,T=16,ids=hot"
 GROUPNORM = "groupnorm:8x256x56x56"
@@ -24,18 +22,12 @@ GROUPNORM = "groupnorm:8x256x56x56"
 
 class GoalsRun(unittest.TestCase):
     def test_paired_rounds(self):
-        binary = os.environ.get("HALOGEN_PERF_BINARY")
-        if not binary:
-            self.skipTest("HALOGEN_PERF_BINARY is not set")
+        binary = perf_binary(self)
         with tempfile.TemporaryDirectory() as tmp:
             run = os.path.join(tmp, "goals.json")
-            subprocess.run([binary, "--goals", "--placements", "2", "--threads", "1", "--repetitions", "2",
+            data = run_perf(binary, run, "--goals", "--placements", "2", "--threads", "1", "--repetitions", "2",
                             "--min-time", "0.01",
-                            "--benchmark_filter=^(embedding:V=128256,D=4096,T=16,ids=hot|groupnorm:)",
-                            f"--benchmark_out={run}", "--benchmark_out_format=json"],
-                           check=True, capture_output=True, text=True)
-            with open(run) as f:
-                data = json.load(f)
+                            "--benchmark_filter=^(embedding:V=128256,D=4096,T=16,ids=hot|groupnorm:)")
             context = data["context"]
             self.assertEqual((context["grid"], context["interleaved"], context["placements"]), ("goals", "paired", "2"))
             peers = set(filter(None, data["context"]["peers"].split(",")))
@@ -60,11 +52,7 @@ class GoalsRun(unittest.TestCase):
                 if len(members) > 1:
                     self.assertNotEqual(first[0], second[0], group)  # another member leads
 
-            out = os.path.join(tmp, "goals.md")
-            subprocess.run([sys.executable, REPORT, FULL_RUN, "--goals", run, "--no-plots", "--out", out],
-                           check=True, capture_output=True)
-            with open(out) as f:
-                text = f.read()
+            text = report(os.path.join(tmp, "goals.md"), FULL_RUN, "--goals", run)
             self.assertIn("GB/s vs `limit:stream` GB/s | 8x256x56x56 t1: ", text)
             self.assertIn("(median of 2 rounds, ", text)
 

@@ -1,38 +1,29 @@
 """perf.streaming_sweep: `halogen_perf --streaming-sweep` on its two smallest cases (LayerNorm
 1x128x4096, the gather at T = 128 with hot ids; 2 MiB of output each), one short repetition at
-1 thread: each kernel runs through both entries, both agree with the reference, the context
-records the runner's threshold, and perf/report turns the run into its table. Checks the wiring,
-not the speed. Standard library only.
+1 thread: each kernel runs through both entries, both agree with the reference (the gather's
+bit for bit, LayerNorm's to about an ulp), the context records the runner's threshold, and
+perf/report turns the run into its table. Checks the wiring, not the speed. Standard library only.
 
     HALOGEN_PERF_BINARY=build/perf/halogen_perf /usr/bin/python3 -B perf/tests/test_streaming_sweep.py
 """
 
-import json
 import os
-import subprocess
-import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPORT = os.path.join(HERE, "..", "report")
+from harness import perf_binary, report, run_perf
+
 CASES = ["layernorm:1x128x4096", "embedding:V=128256,D=4096,T=128,ids=hot"]
 ENTRIES = ["halogen:fused", "halogen:gather"]
 
 
 class StreamingSweep(unittest.TestCase):
     def test_both_entries_timed_checked_and_reported(self):
-        binary = os.environ.get("HALOGEN_PERF_BINARY")
-        if not binary:
-            self.skipTest("HALOGEN_PERF_BINARY is not set")
+        binary = perf_binary(self)
         with tempfile.TemporaryDirectory() as tmp:
             run = os.path.join(tmp, "sweep.json")
-            subprocess.run([binary, "--streaming-sweep", "--threads", "1", "--repetitions", "1", "--min-time", "0.01",
-                            "--benchmark_filter=^(layernorm:1x128x4096|embedding:V=128256,D=4096,T=128,ids=hot)/",
-                            f"--benchmark_out={run}", "--benchmark_out_format=json"],
-                           check=True, capture_output=True, text=True)
-            with open(run) as f:
-                data = json.load(f)
+            data = run_perf(binary, run, "--streaming-sweep", "--threads", "1", "--repetitions", "1", "--min-time",
+                            "0.01", "--benchmark_filter=^(layernorm:1x128x4096|embedding:V=128256,D=4096,T=128,ids=hot)/")
             self.assertEqual(data["context"]["grid"], "streaming-sweep")
             threshold = int(data["context"]["streaming_threshold_bytes"])
             timed = {}
@@ -43,12 +34,15 @@ class StreamingSweep(unittest.TestCase):
             want = {f"{case}/{impl}{suffix}/t1" for case, impl in zip(CASES, ENTRIES)
                     for suffix in (" (cached stores)", " (streaming stores)")}
             self.assertEqual(set(timed), want)
-            self.assertEqual(set(timed.values()), {0.0})   # a norm and a copy: the same bits either way
+            for name, err in timed.items():
+                if name.startswith("embedding"):
+                    self.assertEqual(err, 0.0, name)   # a copy of rows: the same bits either way
+                else:
+                    # LayerNorm's twin normalizes one row per step where the ordinary kernel pairs
+                    # rows (schedules/norms.cpp): the same sums, rounded apart by an ulp or so.
+                    self.assertLess(err, 1e-6, name)
 
-            out = os.path.join(tmp, "sweep.md")
-            subprocess.run([sys.executable, REPORT, run, "--no-plots", "--out", out], check=True, capture_output=True)
-            with open(out) as f:
-                lines = f.read().splitlines()
+            lines = report(os.path.join(tmp, "sweep.md"), run).splitlines()
             start = lines.index("## Streaming stores by output size")
             rows = [line for line in lines[start:] if line.startswith("| `")]
             self.assertEqual(len(rows), 2)
