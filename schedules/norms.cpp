@@ -20,15 +20,16 @@
 // a 4096-float row of x, w and b is 48 KiB, more than the L1's 32 KiB, and LayerNorm's
 // normalize pass took about 1.7x as long as RMSNorm's (which reads no b) on one row per task
 // (perf/notes.md, *Norms at 1 thread*; measured on the streamed twins before they prefetched,
-// which no longer pair rows, see below; the ordinary kernel keeps the pairs, not measured again). Rows are paired only when the statistics are per row
-// (a rank-2 output whose reductions sit at the row loop) and the group reads two or more such
-// vectors: RMSNorm's one weight row is not worth it, as two rows of x and w no longer fit in
-// the L1 where one row and w do (RMSNorm paired took 6 to 14 % longer at 2 threads). An odd last
-// row is the split's guarded tail. The partial sums are stored lane-innermost, so that each
-// accumulator stays one dense vector when a pair of rows has them. Each reduction's
-// innermost reduced axis (the contiguous one) is split by W*K and the inner part rfactored into a
-// small vector of partial sums; the split guards its tail (GuardWithIf), so any extent (1, 7, 33,
-// 4096) is exact, and Halide's loop partitioning keeps the steady state unpredicated.
+// which no longer pair rows, see below; the ordinary kernel keeps the pairs, not measured again).
+// Rows are paired only when the statistics are per row (a rank-2 output whose reductions sit at
+// the row loop) and the group reads two or more such vectors: RMSNorm's one weight row is not
+// worth it, as two rows of x and w no longer fit in the L1 where one row and w do (RMSNorm paired
+// took 6 to 14 % longer at 2 threads). An odd last row is the split's guarded tail. The partial
+// sums are stored lane-innermost, so that each accumulator stays one dense vector when a pair of
+// rows has them. Each reduction's innermost reduced axis (the contiguous one) is split by W*K and
+// the inner part rfactored into a small vector of partial sums; the split guards its tail
+// (GuardWithIf), so any extent (1, 7, 33, 4096) is exact, and Halide's loop partitioning keeps
+// the steady state unpredicated.
 // The anchor's loops outside the outermost compute level are fused into one parallel loop; the
 // innermost axis is vectorized with GuardWithIf (skipped when it is the constant 1, as in the
 // reduction-anchored groups GroupNorm makes with symbolic channels).
@@ -145,7 +146,7 @@ void schedule_norm_fused(LoweredGraph &lg, const Halide::Target &target) {
         lg.out.split(inner, vo, vi, width, Halide::TailStrategy::GuardWithIf).vectorize(vi);
         loop[rank - 1] = vo;
         const Halide::ImageParam *x = rank == 2 && outer == 1 ? row_input(lg) : nullptr;
-        if (x) {   // a streamed twin of LayerNorm or RMSNorm: one row per step, the next one prefetched
+        if (x) {   // a streamed LayerNorm or RMSNorm: one row per step, the next one prefetched
             lg.out.prefetch(*x, vo, loop[0], 1, Halide::PrefetchBoundStrategy::NonFaulting);
         } else if (rank == 2 && outer == 1 && column_vectors(lg) >= 2) {   // e.g. LayerNorm's w and b
             Halide::Var pair(loop[0].name() + "_pair"), row(loop[0].name() + "_in");
