@@ -7,20 +7,22 @@
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <algorithm>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/compare.h"
 #include "cli/run_kernel.h"
 #include "frontend/graph_json.h"
 #include "frontend/grouping/grouping.h"
 #include "frontend/halogen.h"
-#include "halide_gen/aot_runner.h"
-#include "halide_gen/host_target.h"
-#include "halide_gen/jit.h"
-#include "halide_gen/loop_nest.h"
-#include "schedules/schedule.h"
+#include "halide_gen/compiler/loop_nest.h"
+#include "halide_gen/compiler/program.h"
+#include "halide_gen/compiler/schedule.h"
+#include "halide_gen/runtime/aot_kernel.h"
+#include "schedules/registry.h"
 
 namespace {
 
@@ -41,12 +43,10 @@ void print_array(const Array &a) {
 int seed(const std::string &schedule) {
     // (caten (!where (!eq (iconst 2) (!index-components `(3 3))) (iconst 2) (iconst 3)))
     Tensor expr = where(eq(iconst(2), index_components({3, 3})), iconst(2), iconst(3));
-    LoweredGraph lg = lower(Graph({expr}));
-    apply_schedule(lg, schedule, host_target());
-    LoopNest nest = loop_nest(lg);
-    JitKernel kernel(std::move(lg));
+    Program program(Graph({expr}), schedule);
+    LoopNest nest = loop_nest(program.lowered(0));
     Array out(DType::Int32, {3, 3});
-    kernel.run({}, out.ref());
+    program.run({}, {out.ref()});
 
     fmt::print("seed: where(eq(iconst(2), index_components({{3, 3}})), iconst(2), iconst(3))\n\n");
     fmt::print("result (halide, schedule '{}'):\n", schedule);
@@ -77,6 +77,7 @@ int groups(const std::string &path) {
 }  // namespace
 
 int main(int argc, char **argv) {
+    using namespace halogen;
     CLI::App app{"halogen: a deep-learning kernel compiler backend on Halide"};
     app.require_subcommand(1);
     std::string schedule = "none";
@@ -86,39 +87,37 @@ int main(int argc, char **argv) {
     auto *groups_cmd = app.add_subcommand("groups", "Read a graph from JSON (frontend/graph_json.h) and print its fused groups");
     groups_cmd->add_option("file", graph_file, "Graph file")->required()->check(CLI::ExistingFile);
 
-    // Shapes such as 8x512x4096.
-    auto dims = [](std::vector<int64_t> &into) {
-        return [&into](const std::string &text) {
-            into.clear();
-            std::stringstream ss(text);
-            for (std::string part; std::getline(ss, part, 'x');) {
-                std::size_t used = 0;
-                long long v = -1;
-                try { v = std::stoll(part, &used); } catch (const std::exception &) {}
-                if (used != part.size() || v < 1) throw CLI::ValidationError("shape", "expected extents like 8x512x4096, got '" + text + "'");
-                into.push_back(v);
-            }
-        };
-    };
     halogen::CompareOptions co;
-    auto *compare_cmd = app.add_subcommand("compare", "Run every variant of a family's AOT kernels on the same inputs: check, time, tabulate");
-    compare_cmd->add_option("family", co.family, "embedding | norms | conv | all")->default_val("all");
-    compare_cmd->add_option("--vocab", co.vocab, "embedding: vocabulary size V")->check(CLI::PositiveNumber);
-    compare_cmd->add_option("--dim", co.dim, "embedding: embedding dim D")->check(CLI::PositiveNumber);
-    compare_cmd->add_option("--tokens", co.tokens, "embedding: tokens T")->check(CLI::PositiveNumber);
-    compare_cmd->add_option("--ids-max", co.ids_max, "embedding: ids drawn uniformly from [0, N) (default V)")->check(CLI::PositiveNumber);
-    compare_cmd->add_option("--op", co.op, "norms: layernorm | rmsnorm | batchnorm | groupnorm");
-    compare_cmd->add_option_function<std::string>("--shape", dims(co.shape), "norms: e.g. 8x512x4096; conv: NxCxHxW...");
-    compare_cmd->add_option_function<std::string>("--kernel", dims(co.kernel), "conv: KxRxS... (output channels, window)");
-    compare_cmd->add_option("--stride", co.stride, "conv stride (default 1; other than 1, or a window other than 3, JIT-compiles every variant)")->check(CLI::PositiveNumber);
-    compare_cmd->add_option("--pad", co.pad, "conv zero padding (default 1)")->check(CLI::NonNegativeNumber);
-    compare_cmd->add_option("--json", co.json_path, "write one record per (family, shape, variant) to this file");
-    compare_cmd->add_option("--budget", co.budget_s, "seconds: skip a variant whose single run would take longer")->check(CLI::PositiveNumber);
+    auto *compare_cmd = app.add_subcommand("compare", "Run every variant of a family on the same inputs: check, time, tabulate");
+    std::vector<std::string> homes;
+    for (const Family &f : families()) {
+        if (std::find(homes.begin(), homes.end(), f.home) == homes.end()) homes.push_back(f.home);
+    }
+    compare_cmd->add_option("family", co.name, fmt::format("a family ({}), a group ({}), or all", fmt::join(family_names(), ", "),
+                                                           fmt::join(homes, ", ")))
+        ->default_val("all");
+    // Each family's own flags (schedules/<home>/), once each; a flag a chosen family does not take is an error.
+    std::map<std::string, std::vector<std::string>> takers;
+    std::map<std::string, std::string> helps;
+    for (const Family &f : families()) {
+        for (const CaseOption &c : f.options) {
+            takers[c.flag].push_back(f.name);
+            helps.emplace(c.flag, c.help);
+        }
+    }
+    for (const auto &[flag, fams] : takers) {
+        const std::string name = flag;
+        compare_cmd->add_option_function<std::string>("--" + flag, [&co, name](const std::string &v) { co.args[name] = v; },
+                                                      fmt::format("{}: {}", fmt::join(fams, ", "), helps.at(flag)));
+    }
+    compare_cmd->add_option("--json", co.json_path, "write one record per (case, variant) to this file");
+    compare_cmd->add_option("--budget", co.budget_s, "seconds: skip a variant whose single run would take longer (every family)")
+        ->check(CLI::PositiveNumber);
 
     std::string family, variant, output;
     bool c_source = false;
     auto *show_cmd = app.add_subcommand("show", "Print an AOT kernel's loop nest (Halide's lowered statement)");
-    show_cmd->add_option("family", family, "embedding, layernorm, rmsnorm, batchnorm, groupnorm, conv1d, conv2d, conv3d")->required();
+    show_cmd->add_option("family", family, fmt::format("{}", fmt::join(family_names(), ", ")))->required();
     show_cmd->add_option("--schedule", variant, "the variant")->required();
     show_cmd->add_flag("--c", c_source, "print C source from Halide's C backend instead");
 
@@ -126,8 +125,7 @@ int main(int argc, char **argv) {
     auto *run_cmd = app.add_subcommand("run", "Run one AOT kernel on NumPy .npy files");
     run_cmd->footer("Families:\n" + halogen::families_help());
     run_cmd->add_option("family", family, "the family")->required();
-    run_cmd->add_option("--schedule", variant, "the variant")->required();
-    run_cmd->add_option("--op", family, "norms: the op (same as the family name)");
+    run_cmd->add_option("--schedule", variant, "the variant (default: the family's default variant)");
     run_cmd->add_option("--input", input_specs, "NAME=FILE.npy, once per input")->required();
     run_cmd->add_option("--output", output, "FILE.npy to write")->required();
 
@@ -137,7 +135,7 @@ int main(int argc, char **argv) {
         if (*groups_cmd) return groups(graph_file);
         // The commands that call AOT kernels read HALOGEN_STREAMING_THRESHOLD_BYTES first, so a
         // bad value stops them with one line instead of failing each kernel that has a twin.
-        if (*compare_cmd || *run_cmd) halogen::streaming_threshold_bytes();
+        if (*compare_cmd || *run_cmd) streaming_threshold_bytes();
         if (*compare_cmd) return halogen::run_compare(co);
         if (*show_cmd) return halogen::show_kernel(family, variant, c_source);
         if (*run_cmd) {
@@ -147,7 +145,9 @@ int main(int argc, char **argv) {
                 if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
                     throw halogen::Error("run: --input takes NAME=FILE.npy, got '" + spec + "'");
                 }
-                inputs[spec.substr(0, eq)] = spec.substr(eq + 1);
+                if (!inputs.emplace(spec.substr(0, eq), spec.substr(eq + 1)).second) {
+                    throw halogen::Error("run: --input '" + spec.substr(0, eq) + "' is given twice");
+                }
             }
             return halogen::run_kernel(family, variant, inputs, output);
         }

@@ -1,4 +1,4 @@
-// `halogen run` and `halogen show`: one AOT kernel on NumPy files, and its loop nest.
+// `halogen run` and `halogen show`: one kernel on NumPy files, and a kernel's loop nest.
 #pragma once
 
 #include <map>
@@ -6,15 +6,16 @@
 
 namespace halogen {
 
-// Reads each input from its .npy file, runs `family`'s `variant` kernel, writes the output.
+// Reads each input from its .npy file, runs the family's variant (its default variant when
+// `variant` is empty) through the run path, writes the output.
 int run_kernel(const std::string &family, const std::string &variant, const std::map<std::string, std::string> &inputs,
                const std::string &output_path);
 
-// Prints the kernel's lowered statement (written at build time), or its C source through Halide's
-// C backend when `c_source` (hand-scheduled variants; compiled on the fly).
+// Prints the kernel's lowered statement (written at build time), or its C source from Halide's C
+// backend.
 int show_kernel(const std::string &family, const std::string &variant, bool c_source);
 
-// One paragraph per family: its inputs and contract, and its variants.
+// One paragraph per family: its inputs as the caller holds them, its notes, its variants.
 std::string families_help();
 
 }  // namespace halogen

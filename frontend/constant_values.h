@@ -2,7 +2,7 @@
 // value), and an elementwise op or a view (not a pad) of known values. Every element of such a
 // node holds the same value, folded exactly as the reference interpreter computes it.
 // Lowering needs them because a constant Inf or NaN is the one float value its fast-math code
-// cannot take (halide_gen/lower.cpp); the fuzzer counts the graphs that have one.
+// cannot take (halide_gen/compiler/lower.cpp); the fuzzer counts the graphs that have one.
 #pragma once
 
 #include <unordered_map>

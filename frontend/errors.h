@@ -19,5 +19,6 @@ struct ViewError : Error { using Error::Error; };     // a bad reshape, permutat
 struct BindingError : Error { using Error::Error; };  // a symbolic dim left unbound or bound badly
 struct BufferError : Error { using Error::Error; };   // a caller buffer that does not fit its tensor
 struct GraphError : Error { using Error::Error; };    // a malformed graph: cycle, dangling input, ...
+struct ScheduleError : Error { using Error::Error; }; // a schedule that does not fit its group
 
 }  // namespace halogen

@@ -40,7 +40,8 @@ struct Node {
     std::vector<Tensor> inputs;
 
     // Attributes; each op reads only its own.
-    std::string name;                    // Input: the tensor's name
+    std::string name;                    // Input: the tensor's name; any other node: an optional name
+                                         // a schedule finds its Func by (named(), primitives.h)
     double value = 0;                    // Const: the number; Pad: the value outside the input
     std::optional<Dim> dim_value;        // Const: a symbolic dim's value instead of a number
     std::vector<int> axes;               // ReduceSum/ReduceMax: reduced axes; Permute: the order;

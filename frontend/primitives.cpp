@@ -65,6 +65,15 @@ Tensor reduce(Op op, const Tensor &a, const std::vector<int> &axes) {
 
 }  // namespace
 
+Tensor named(const Tensor &t, const std::string &name) {
+    if (t.node().op == Op::Input) {
+        throw GraphError(fmt::format("named: input '{}' keeps its own name (asked for '{}')", t.node().name, name));
+    }
+    Node n = t.node();
+    n.name = name;
+    return make_node(std::move(n));
+}
+
 Tensor input(const std::string &name, DType dtype, const Shape &shape) {
     if (name.empty()) throw GraphError("input: a graph input needs a name");
     for (const auto &d : shape) {

@@ -48,6 +48,11 @@ Tensor where(const Tensor &cond, const Tensor &a, const Tensor &b);
 // has a's shape with extent 1 at `axis` (the result's shape).
 Tensor gather(const Tensor &a, int axis, const Tensor &idx);
 
+// The same value as `t`, its node named `name`: how the nn layer marks the nodes a hand schedule
+// addresses (as Halide's apps name their Funcs). A schedule looks a name up in its lowered group
+// (LoweredGraph::func) and fails naming it when it is not there.
+Tensor named(const Tensor &t, const std::string &name);
+
 // Reductions: the reduced axes stay, with extent 1. Negative axes count from the end.
 Tensor reduce_sum(const Tensor &a, const std::vector<int> &axes);
 Tensor reduce_max(const Tensor &a, const std::vector<int> &axes);

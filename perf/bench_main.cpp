@@ -8,6 +8,7 @@
 // JSON into docs/perf.md; perf/regress compares a run with its machine's baseline (perf/baselines/).
 // With --goals only what the goals compare runs, each goal point's benchmarks back to back in
 // rounds (paired_rounds.h), so that each ratio is taken between two timings of the same moment.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -24,14 +25,15 @@
 #include <fmt/format.h>
 
 #include "frontend/errors.h"
-#include "halide_gen/aot_runner.h"
-#include "halide_gen/openmp_par_for.h"
+#include "halide_gen/runtime/openmp_par_for.h"
 #include "perf/cases.h"
 #include "perf/limits.h"
 #include "perf/paired_rounds.h"
 #include "perf/peers/peer.h"
 #include "perf/prepared_case.h"
 #include "perf/source_version.h"
+#include "schedules/kernel.h"
+#include "schedules/registry.h"
 
 namespace halogen::perf {
 
@@ -61,10 +63,6 @@ struct Options {
     bool in_order = false;      // repetitions back to back instead of randomly interleaved
     std::string slow_down;      // regex: matching benchmarks take twice as long (regress demo)
 };
-
-// Embedding variants whose cost does not grow with the vocabulary (schedules/variants.h); every
-// other one runs the O(T*V*D) one-hot sum and is first timed on a small part of the problem.
-bool vocab_independent(const std::string &variant) { return variant == "gather" || variant == "onehot_inline"; }
 
 // The buffer set the benchmarks of this round run on (prepared(c, copy)); only --goals changes it.
 int current_copy = 0;
@@ -100,8 +98,8 @@ std::string over_budget(double predicted, double budget) {
 
 void set_counters(benchmark::State &state, const BenchCase &c, int threads, double err, int kernels,
                   double bytes = 0, double flops = 0) {
-    state.counters["bytes"] = bytes > 0 ? bytes : c.bytes;
-    state.counters["flops"] = bytes > 0 || flops > 0 ? flops : c.flops;
+    state.counters["bytes"] = bytes > 0 ? bytes : c.spec.bytes;
+    state.counters["flops"] = bytes > 0 || flops > 0 ? flops : c.spec.flops;
     state.counters["threads"] = threads;
     state.counters["kernels"] = kernels;
     state.counters["max_abs_err"] = err;
@@ -109,29 +107,24 @@ void set_counters(benchmark::State &state, const BenchCase &c, int threads, doub
 
 // ---- halogen's AOT kernels
 
-Verdict look_at_variant(const BenchCase &c, const AotKernel &k, PreparedCase &p, Stores stores, double budget) {
+Verdict look_at_variant(const BenchCase &c, const FamilyKernel &k, PreparedCase &p, double budget) {
     Verdict v;
     double predicted;
-    if (c.family == "embedding" && !vocab_independent(k.variant)) {
-        // One token over a 1024-row prefix of the table, scaled to the whole problem.
-        auto in = p.inputs();
-        const int64_t T = in.at("ids").shape[0], V = in.at("weight").shape[0], part = std::min<int64_t>(V, 1024);
-        in.at("ids").shape = {1};
-        in.at("weight").shape[0] = part;
-        BufferRef out = p.output();
-        out.shape[0] = 1;
-        AotCall probe(k, in, out);
-        probe.run();
-        predicted = seconds_of([&] { probe.run(); }) * double(V) / double(part) * double(T);
+    if (k.variant().probe_first && c.spec.probe) {   // slow by design: a smaller call, scaled
+        Probe probe = c.spec.probe(p.inputs());
+        Array small(DType::Float32, probe.out_shape);
+        KernelCall call = k.call(probe.refs, small.ref());
+        call.run();
+        predicted = seconds_of([&] { call.run(); }) * probe.scale;
     } else {
-        AotCall call(k, p.inputs(), p.output(), stores);
+        KernelCall call = k.call(p.inputs().refs, p.output());
         predicted = seconds_of([&] { call.run(); });
     }
     if (predicted > budget) {
         v.skip = over_budget(predicted, budget);
         return v;
     }
-    AotCall call(k, p.inputs(), p.output(), stores);
+    KernelCall call = k.call(p.inputs().refs, p.output());
     v.max_abs_err = p.checked([&] { call.run(); });
     if (v.max_abs_err > p.tolerance()) {
         v.skip = fmt::format("MISMATCH against halogen:{}: max|err| {:.3g}", c.reference, v.max_abs_err);
@@ -142,21 +135,20 @@ Verdict look_at_variant(const BenchCase &c, const AotKernel &k, PreparedCase &p,
 void time_variant(benchmark::State &state, const std::string &name, const BenchCase &c, const std::string &variant,
                   Stores stores, int threads, bool slow, double budget) {
     static std::map<std::string, Verdict> verdicts;
-    const AotKernel *k = find_aot_kernel(c.family, variant);
-    if (!k) return state.SkipWithError("not built");
     try {
+        const FamilyKernel k = FamilyKernel::aot(c.family(), variant, stores);
         PreparedCase &p = prepared(c, current_copy);
-        set_aot_threads(threads);   // the kernels' parallel loops are OpenMP loops (halide_gen/openmp_par_for.h)
+        set_aot_threads(threads);   // the kernels' parallel loops are OpenMP loops (halide_gen/runtime/openmp_par_for.h)
         auto it = verdicts.find(name);
-        if (it == verdicts.end()) it = verdicts.emplace(name, look_at_variant(c, *k, p, stores, budget)).first;
+        if (it == verdicts.end()) it = verdicts.emplace(name, look_at_variant(c, k, p, budget)).first;
         if (!it->second.skip.empty()) return state.SkipWithError(it->second.skip.c_str());
-        AotCall call(*k, p.inputs(), p.output(), stores);
+        KernelCall call = k.call(p.inputs().refs, p.output());
         for (auto _ : state) {
-            p.next_ids();
+            p.next_set();
             if (slow) twice_as_long([&] { call.run(); });
             else call.run();
         }
-        set_counters(state, c, threads, it->second.max_abs_err, aot_kernel_count(*k));
+        set_counters(state, c, threads, it->second.max_abs_err, k.kernels());
     } catch (const std::exception &e) {
         state.SkipWithError(fmt::format("failed: {}", e.what()).c_str());
     }
@@ -179,8 +171,8 @@ PeerOps &peer_ops(const BenchCase &c, const Peer &peer, int threads, double budg
     PreparedCase &p = prepared(c, current_copy);
     peer.set_threads(threads);
     PeerOps made;
-    made.ops = peer.ops(PeerCase{c.family, p.inputs(), p.output()});
-    p.first_ids();
+    made.ops = peer.ops(PeerCase{c.family(), p.kernel_layout().inputs, p.kernel_layout().outputs.at(0)});
+    p.first_set();
     for (PeerOp &op : made.ops) {
         Verdict v;
         const double once = seconds_of(op.run);
@@ -208,7 +200,7 @@ void time_peer_op(benchmark::State &state, const BenchCase &c, const Peer &peer,
         peer.set_threads(threads);
         const PeerOp &op = made.ops[k];
         for (auto _ : state) {
-            p.next_ids();
+            p.next_set();
             if (slow) twice_as_long(op.run);
             else op.run();
         }
@@ -277,7 +269,7 @@ std::vector<Timed> all_benchmarks(const Options &o) {
     if (o.streaming_sweep) entries = {{Stores::cached, " (cached stores)"}, {Stores::streaming, " (streaming stores)"}};
     for (const BenchCase &c : grid) {
         std::vector<std::pair<const Peer *, std::vector<std::string>>> peer_names;
-        for (const Peer &peer : found_peers()) peer_names.push_back({&peer, peer_op_names(peer, c.family)});
+        for (const Peer &peer : found_peers()) peer_names.push_back({&peer, peer_op_names(peer, tiny_case(c.family()))});
         for (int t : o.threads) {
             for (const std::string &v : c.variants) {
                 for (const auto &[stores, suffix] : entries) {
@@ -290,7 +282,7 @@ std::vector<Timed> all_benchmarks(const Options &o) {
             if (o.streaming_sweep) continue;   // halogen's two entries only
             for (const auto &[peer, names] : peer_names) {
                 for (const std::string &op : names) {
-                    if (o.goals && !goal_reference(c.family, peer->name + ":" + op)) continue;
+                    if (o.goals && !goal_reference(c.family(), peer->name + ":" + op)) continue;
                     add(fmt::format("{}/{}:{}/t{}", c.name, peer->name, op, t),
                         [&c, peer = peer, op, t, b = o.budget_s](benchmark::State &s, bool slow) {
                             time_peer_op(s, c, *peer, op, t, slow, b);
@@ -325,7 +317,8 @@ std::vector<PairGroup> goal_groups(const std::vector<Timed> &benchmarks, const O
     std::set<int> norm_threads;
     for (const BenchCase &c : goals_grid()) {
         for (int t : o.threads) {
-            if (c.family.rfind("conv", 0) == 0 && t != 2) continue;
+            const auto &only = c.spec.goal_threads;
+            if (!only.empty() && std::find(only.begin(), only.end(), t) == only.end()) continue;
             PairGroup g{fmt::format("{}/t{}", c.name, t), {}};
             if (std::regex_search(g.label, chosen) == negated) continue;
             const std::string prefix = c.name + "/", suffix = fmt::format("/t{}", t);
@@ -335,8 +328,8 @@ std::vector<PairGroup> goal_groups(const std::vector<Timed> &benchmarks, const O
                     g.members.push_back(b);
                 }
             }
-            if (c.family != "embedding" && c.family.rfind("conv", 0) != 0) {
-                g.members.push_back(*by_name.at(fmt::format("limit:stream/machine/t{}", t)));
+            if (!c.spec.goal_limit.empty()) {
+                g.members.push_back(*by_name.at(fmt::format("limit:{}/machine/t{}", c.spec.goal_limit, t)));
                 norm_threads.insert(t);
             }
             groups.push_back(std::move(g));
@@ -362,7 +355,17 @@ void add_context(const Options &o) {
                                         : o.quick         ? "quick"
                                                           : "full");
     benchmark::AddCustomContext("streaming_threshold_bytes", std::to_string(streaming_threshold_bytes()));
-    benchmark::AddCustomContext("fresh_ids_mib", std::to_string(fresh_id_bytes() >> 20));
+    // The registry (schedules/registry.def), so that perf/report groups and orders what it reads
+    // without a list of its own: "family:home" and "family:variant,variant,..." joined by ';'.
+    std::string homes, variants;
+    for (const Family &f : families()) {
+        std::string vs;
+        for (const Variant &v : variants_of(f.name)) vs += (vs.empty() ? "" : ",") + v.name;
+        homes += (homes.empty() ? "" : ";") + f.name + ":" + f.home;
+        variants += (variants.empty() ? "" : ";") + f.name + ":" + vs;
+    }
+    benchmark::AddCustomContext("families", homes);
+    benchmark::AddCustomContext("variants", variants);
     if (const std::string cpu = cpu_model(); !cpu.empty()) benchmark::AddCustomContext("cpu_model", cpu);
 }
 

@@ -6,10 +6,8 @@
 #include <cstring>
 #include <memory>
 
-#include <fmt/format.h>
-
-#include "frontend/errors.h"
-#include "halide_gen/aot_runner.h"
+#include "schedules/kernel.h"
+#include "schedules/registry.h"
 
 namespace halogen::perf {
 
@@ -22,49 +20,30 @@ void touch(Array &a) {
 
 }  // namespace
 
-PreparedCase::PreparedCase(const BenchCase &c) : spec_(c), data_(c.make()) {
-    for (auto &[name, a] : data_.inputs) refs_.emplace(name, a->ref());
-    if (c.family == "embedding") {
-        refs_.at("weight").shape[0] = c.vocab;   // the vocabulary sweep reads a prefix of one table
-        const int64_t T = refs_.at("ids").shape[0];
-        id_pool_ = random_ids(c.id_sets * T, c.vocab, 11);
-        first_ids();
-    }
-    output_ = Array(DType::Float32, data_.out_shape);
+PreparedCase::PreparedCase(const BenchCase &c) : spec_(c), in_(c.spec.make()) {
+    output_ = Array(find_family(c.family()).graph().outputs().at(0).dtype(), in_.out_shape);
     touch(output_);
-    const AotKernel *ref = find_aot_kernel(c.family, c.reference);
-    if (!ref) throw Error(fmt::format("perf {}: reference variant '{}' is not built", c.name, c.reference));
-    run_aot(*ref, refs_, output_.ref());
+    kernel_layout_ = find_family(c.family()).contract.bind(in_.refs, {output_.ref()});
+    FamilyKernel::aot(c.family(), c.reference).run(in_.refs, output_.ref());
     want_ = output_;
 }
 
-void PreparedCase::first_ids() {
+void PreparedCase::first_set() {
     next_set_ = 0;
-    next_ids();
+    next_set();
 }
 
-void PreparedCase::next_ids() {
-    if (spec_.id_sets == 0) return;
-    BufferRef &ids = refs_.at("ids");
-    const int64_t T = ids.shape[0];
-    std::memcpy(ids.data, id_pool_.data<int32_t>() + next_set_ * T, std::size_t(T) * sizeof(int32_t));
-    next_set_ = (next_set_ + 1) % spec_.id_sets;
+void PreparedCase::next_set() {
+    if (!in_.use_set) return;
+    in_.use_set(next_set_);
+    next_set_ = (next_set_ + 1) % in_.sets;
 }
 
 double PreparedCase::checked(const std::function<void()> &run) {
-    first_ids();
+    first_set();
     std::fill_n(output_.data<float>(), output_.size(), NAN);
     run();
     return max_abs_diff(output_, want_);
-}
-
-double PreparedCase::tolerance() const {
-    if (spec_.family == "embedding") return 0;   // a copy of rows
-    if (spec_.flops > 0) {                        // conv: sums over the window
-        const double window = spec_.flops / 2 / double(want_.size());
-        return 1e-3 * std::sqrt(window);
-    }
-    return 1e-3;
 }
 
 PreparedCase &prepared(const BenchCase &c, int copy) {

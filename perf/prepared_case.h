@@ -1,6 +1,6 @@
-// A benchmark case made ready to time: its inputs, preallocated and touched outputs, the reference
-// variant's result that every other implementation is checked against, and (embedding) the id
-// sets that the timed loop cycles through.
+// A benchmark case made ready to time: its inputs, a preallocated and touched output, the
+// reference variant's result that every other implementation is checked against, and the input
+// sets a timed loop cycles through (embedding ids).
 #pragma once
 
 #include <functional>
@@ -14,24 +14,26 @@ namespace halogen::perf {
 
 class PreparedCase {
 public:
-    explicit PreparedCase(const BenchCase &c);   // fills inputs, runs the reference variant once
+    explicit PreparedCase(const BenchCase &c);   // makes the inputs, runs the reference variant once
 
     const BenchCase &spec() const { return spec_; }
-    const std::map<std::string, BufferRef> &inputs() const { return refs_; }
+    const CaseInputs &inputs() const { return in_; }
     BufferRef output() { return output_.ref(); }
+    // The same call in the kernel's layout (frontend/contract.h), which the peers take.
+    const BoundCall &kernel_layout() const { return kernel_layout_; }
 
-    void first_ids();   // embedding: the ids buffer holds set 0 (the set results are checked on)
-    void next_ids();    // embedding: the next set; hot ids copy the same set, so both pay the copy
-    // Runs `run` once on id set 0 into an output filled with NaN first (so an element it does not
+    void first_set();   // the input set results are checked on
+    void next_set();    // the next input set (every call pays the same copy, one set or many)
+    // Runs `run` once on set 0 into an output filled with NaN first (so an element it does not
     // write counts as wrong) and returns the largest |output - reference|.
     double checked(const std::function<void()> &run);
-    double tolerance() const;   // what counts as the same answer
+    double tolerance() const { return spec_.spec.tolerance; }
 
 private:
     const BenchCase &spec_;
-    FamilyInputs data_;
-    std::map<std::string, BufferRef> refs_;
-    Array output_, want_, id_pool_;
+    CaseInputs in_;
+    Array output_, want_;
+    BoundCall kernel_layout_;
     int64_t next_set_ = 0;
 };
 

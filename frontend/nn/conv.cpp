@@ -4,6 +4,7 @@
 //   w [K, C/G, R..]  --reshape-->  [1, G, K/G, 1 (x n), C/G, R1..Rn]
 //   mul (broadcast) -> [N, G, K/G, O1..On, C/G, R1..Rn] -> sum over (C/G, R1..Rn) -> [N, G, K/G, O..]
 //   --reshape--> [N, K, O1..On]  (+ bias reshaped to [K, 1 (x n)])
+// Named for schedules: the padded input "conv_pad" (when there is padding), the reduction "conv_sum".
 #include "frontend/nn/conv.h"
 
 #include <fmt/format.h>
@@ -73,6 +74,7 @@ Tensor conv(const Tensor &x, const Tensor &w, const Tensor &bias, const ConvOpti
     std::vector<int64_t> lo(x.rank(), 0);
     for (std::size_t i = 0; i < n; ++i) lo[2 + i] = padding[i];
     Tensor xw = pad(x, lo, lo, 0.0);
+    if (xw.get() != x.get()) xw = named(xw, "conv_pad");
     try {
         for (std::size_t i = 0; i < n; ++i) xw = window(xw, int(2 + 2 * i), R[i], stride[i], dilation[i]);
     } catch (const ViewError &e) {
@@ -107,10 +109,10 @@ Tensor conv(const Tensor &x, const Tensor &w, const Tensor &bias, const ConvOpti
 
     std::vector<int> red;
     for (std::size_t i = 0; i <= n; ++i) red.push_back(int(3 + n + i));
-    Tensor y = sum(mul(xp, wp), red);   // [N, G, K/G, O1..On]
+    Tensor total = named(reduce_sum(mul(xp, wp), red), "conv_sum");   // [N, G, K/G, O1..On, 1 (x n + 1)]
     Shape out = {N, K};
     out.insert(out.end(), O.begin(), O.end());
-    y = reshape(y, out);
+    Tensor y = reshape(total, out);
     if (bias.defined()) {
         Shape bs(n + 1, Dim(1));
         bs[0] = K;

@@ -2,6 +2,7 @@
 // Built as: ids -> [..., 1, 1]; arange(V) -> [V, 1]; eq broadcasts to a one-hot [..., V, 1];
 // where(one_hot, W [V, D], 0) broadcasts to [..., V, D]; sum over the vocabulary axis (-2), so D
 // stays innermost. `where` selects rather than multiplies: NaN/Inf in rows no id picks never leak.
+// Named for schedules: the comparison "embedding_one_hot", the sum "embedding_sum".
 #include "frontend/nn/embedding.h"
 
 #include <fmt/format.h>
@@ -26,9 +27,12 @@ Tensor embedding(const Tensor &ids, const Tensor &weight) {
     Shape id_shape = ids.shape();
     id_shape.push_back(1);
     id_shape.push_back(1);
-    Tensor one_hot = eq(reshape(ids, id_shape), reshape(arange(V), {V, 1}));    // [..., V, 1]
+    Tensor one_hot = named(eq(reshape(ids, id_shape), reshape(arange(V), {V, 1})), "embedding_one_hot");  // [..., V, 1]
     Tensor zero = weight.dtype() == DType::Int32 ? iconst(0) : fconst(0);
-    return sum(where(one_hot, weight, zero), {-2});                             // [..., D]
+    Tensor total = named(reduce_sum(where(one_hot, weight, zero), {-2}), "embedding_sum");               // [..., 1, D]
+    Shape out = ids.shape();
+    out.push_back(weight.shape()[1]);
+    return reshape(total, out);                                                                           // [..., D]
 }
 
 }  // namespace halogen::nn

@@ -166,7 +166,7 @@ std::vector<PeerOp> batchnorm_ops(const PeerCase &c, const std::string &where) {
 std::vector<PeerOp> ops(const PeerCase &c) {
     const std::string where = shapes(c);
     try {
-        if (c.family == "conv1d" || c.family == "conv2d" || c.family == "conv3d") return conv_ops(c, where);
+        if (c.family.rfind("conv", 0) == 0) return conv_ops(c, where);
         if (c.family == "layernorm") return layernorm_ops(c, where);
         if (c.family == "batchnorm") return batchnorm_ops(c, where);
     } catch (const dnnl::error &e) {

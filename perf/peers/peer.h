@@ -13,7 +13,9 @@
 
 namespace halogen::perf {
 
-// A case in halogen's family layouts (frontend/families.cpp), every buffer dense and row-major:
+// A case in the layouts of halogen's kernels (the families' graphs, schedules/<home>/: the
+// caller's tensors viewed with the axes a kernel does not care about collapsed), every buffer
+// dense and row-major:
 //   embedding   ids int32 [T], weight [V, D]                                  -> [T, D]
 //   layernorm   x [R, D], weight [D], bias [D]; eps 1e-5                      -> [R, D]
 //   rmsnorm     x [R, D], weight [D]; out = x / sqrt(mean(x^2) + 1e-6) * w    -> [R, D]
@@ -49,8 +51,10 @@ std::vector<Peer> peers();
 
 namespace halogen::perf {
 
-// The names of the operations `peer` makes for a family (from a tiny case: they do not depend on
-// the shape), so that benchmarks can be registered before any real case is filled.
-std::vector<std::string> peer_op_names(const Peer &peer, const std::string &family);
+struct BenchCase;
+
+// The names of the operations `peer` makes for a family, read off the family's tiny case (they do
+// not depend on the shape), so that benchmarks can be registered before any real case is filled.
+std::vector<std::string> peer_op_names(const Peer &peer, const BenchCase &tiny);
 
 }  // namespace halogen::perf

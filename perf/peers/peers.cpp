@@ -1,7 +1,8 @@
 // The peers compiled in (peer.h): each library is optional and found at configure time.
 #include "perf/peers/peer.h"
 
-#include "frontend/family_inputs.h"
+#include "perf/cases.h"
+#include "schedules/registry.h"
 #ifdef HALOGEN_HAVE_TORCH
 #include "perf/peers/torch_peer.h"
 #endif
@@ -22,25 +23,12 @@ std::vector<Peer> peers() {
     return out;
 }
 
-std::vector<std::string> peer_op_names(const Peer &peer, const std::string &family) {
-    FamilyInputs tiny;
-    if (family == "embedding") {
-        tiny = embedding_inputs(std::make_shared<Array>(random_floats({8, 4}, 1)), 2, 8);
-    } else if (family.rfind("conv", 0) == 0) {
-        const int rank = family[4] - '0';
-        std::vector<int64_t> x = {1, 2}, k = {2};
-        x.insert(x.end(), rank, 4);
-        k.insert(k.end(), rank, 3);
-        tiny = conv_inputs(x, k);
-    } else {
-        tiny = norm_inputs(family, family == "layernorm" || family == "rmsnorm" ? std::vector<int64_t>{2, 8}
-                                                                                : std::vector<int64_t>{1, 32, 2});
-    }
-    Array out(DType::Float32, tiny.out_shape);
-    PeerCase c{family, {}, out.ref()};
-    for (auto &[name, a] : tiny.inputs) c.inputs.emplace(name, a->ref());
+std::vector<std::string> peer_op_names(const Peer &peer, const BenchCase &tiny) {
+    CaseInputs in = tiny.spec.make();
+    Array out(DType::Float32, in.out_shape);
+    const BoundCall call = find_family(tiny.family()).contract.bind(in.refs, {out.ref()});
     std::vector<std::string> names;
-    for (const PeerOp &op : peer.ops(c)) names.push_back(op.name);
+    for (const PeerOp &op : peer.ops(PeerCase{tiny.family(), call.inputs, call.outputs.at(0)})) names.push_back(op.name);
     return names;
 }
 

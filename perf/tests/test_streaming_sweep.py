@@ -39,7 +39,7 @@ class StreamingSweep(unittest.TestCase):
                     self.assertEqual(err, 0.0, name)   # a copy of rows: the same bits either way
                 else:
                     # LayerNorm's twin normalizes one row per step where the ordinary kernel pairs
-                    # rows (schedules/norms.cpp): the same sums, rounded apart by an ulp or so.
+                    # rows (schedules/norms/schedules.cpp): the same sums, rounded apart by an ulp or so.
                     self.assertLess(err, 1e-6, name)
 
             lines = report(os.path.join(tmp, "sweep.md"), run).splitlines()

@@ -6,7 +6,7 @@
 // A failure prints its seed, its strategy and the shrunken graph as JSON (frontend/graph_json.h,
 // plus the bindings), and the exit code is 1. The summary counts graphs, strategies run, kernels,
 // one-hot patterns written, rewrites fired, and graphs with a constant Inf or NaN (the lowering
-// compiles their readers without fast-math, halide_gen/lower.cpp).
+// compiles their readers without fast-math, halide_gen/compiler/lower.cpp).
 #include <chrono>
 #include <fstream>
 #include <iostream>

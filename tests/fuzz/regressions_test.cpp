@@ -236,12 +236,11 @@ TEST(FuzzRegressions, ReduceMaxRowsMixingInfAndNaN) {
     for (int64_t r = 0; r < 3; ++r) EXPECT_EQ(none[0].get(r), -kInf) << "empty row " << r;
 }
 
-// Found by the CI batch once the generator fed NaN to max again (`halogen_fuzz --seed 100
-// --graphs 50`, seed 110, strategy simd), shrunk from 11 to 4 nodes; no NaN in it. A first version
-// of the reduce_max above decoded its int32 key at every reader, which loads the key twice: the
-// where's vectorized GuardWithIf tail (129 = 8 x 16 + 1) then vanished in Halide 14's lowering and
-// the kernel wrote a whole vector past the end of its output. The key is now decoded by the
-// reduction itself, and a reader loads it once.
+// Found by the CI batch (`halogen_fuzz --seed 100 --graphs 50`, seed 110, strategy simd), shrunk
+// from 11 to 4 nodes; no NaN in it. A reduce_max whose int32 key were decoded at every reader
+// would load the key twice: the where's vectorized GuardWithIf tail (129 = 8 x 16 + 1) then
+// vanishes in Halide 14's lowering and the kernel writes a whole vector past the end of its
+// output. The key is decoded by the reduction itself, and a reader loads it once.
 TEST(FuzzRegressions, WhereOfReduceMaxKeepsItsVectorTail) {
     expect_every_strategy_matches(R"({"seed": 110, "bindings": {}, "outputs": [8], "nodes": [
         {"dtype": "float32", "id": 0, "name": "x0", "op": "input", "shape": [2, 2, 129]},
@@ -282,11 +281,11 @@ TEST(FuzzRegressions, ReductionReadTwiceInAOneLaneTailKeepsItsVectorTail) {
                                      {{"s10", values({1, 2, 33}, {})}});
 }
 
-// ---- Inf and NaN known when lowering (halide_gen/lower.cpp) --------------------------------------
-// Found by the long mode (shard `halogen_fuzz --seed 105000`, binary built at 424743b): seed
-// 108242, shrunk from 12 to 4 nodes. x + log2(0.0) gave 1.5365e16 instead of -inf: Halide folded
-// log2 of the constant to -inf, and LLVM, told by the fast-math flags that no operand is Inf, folded
-// the add to poison. A float op reading a constant Inf or NaN is now compiled without those flags.
+// ---- Inf and NaN known when lowering (halide_gen/compiler/lower.cpp) --------------------------------------
+// Found by the long mode (shard `halogen_fuzz --seed 105000`): seed 108242, shrunk from 12 to 4
+// nodes. Without strict_float, x + log2(0.0) gives 1.5365e16 instead of -inf: Halide folds
+// log2 of the constant to -inf, and LLVM, told by the fast-math flags that no operand is Inf, folds
+// the add to poison. A float op reading a constant Inf or NaN is compiled without those flags.
 TEST(FuzzRegressions, AddOfLog2OfZeroIsMinusInf) {
     const std::string text = R"({"seed": 108242, "bindings": {"N": 1}, "outputs": [15], "nodes": [
         {"dtype": "float32", "id": 6, "op": "const", "value": 0.0},

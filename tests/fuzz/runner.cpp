@@ -10,7 +10,7 @@
 
 #include "frontend/grouping/grouping.h"
 #include "frontend/rewrites/one_hot_gather.h"
-#include "halide_gen/program.h"
+#include "halide_gen/compiler/program.h"
 #include "tests/support/harness.h"
 
 namespace halogen::fuzz {

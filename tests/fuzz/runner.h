@@ -12,7 +12,7 @@
 namespace halogen::fuzz {
 
 struct Strategy {
-    std::string schedule;        // none, basic, simd (schedules/schedule.h)
+    std::string schedule;        // none, basic, simd (halide_gen/compiler/schedule.h)
     bool rewrite = false;        // rewrite_one_hot_reductions first
     bool fuse = true;            // GroupingOptions::fuse_reductions
     std::string name() const;    // "simd+rewrite+unfused"

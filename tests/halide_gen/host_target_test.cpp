@@ -1,8 +1,8 @@
 // halogen's Halide target for this machine asks for no instruction set the CPU lacks: Halide 14
-// takes a Zen 4 for a Sapphire Rapids, whose LLVM CPU includes AVX512-FP16 (halide_gen/host_target.h).
+// takes a Zen 4 for a Sapphire Rapids, whose LLVM CPU includes AVX512-FP16 (halide_gen/compiler/host_target.h).
 #include <gtest/gtest.h>
 
-#include "halide_gen/host_target.h"
+#include "halide_gen/compiler/host_target.h"
 
 namespace halogen {
 namespace {

@@ -1,4 +1,4 @@
-// The AOT kernels' parallel loops on OpenMP (halide_gen/openmp_par_for.h): every task runs once, each
+// The AOT kernels' parallel loops on OpenMP (halide_gen/runtime/openmp_par_for.h): every task runs once, each
 // thread gets the same block of tasks on every call, a failing task's code comes back, and an AOT
 // kernel really calls through it, with the same numbers at 1 and 2 threads.
 #include <atomic>
@@ -8,8 +8,8 @@
 #include <omp.h>
 
 #include "frontend/array.h"
-#include "halide_gen/aot_runner.h"
-#include "halide_gen/openmp_par_for.h"
+#include "halide_gen/runtime/openmp_par_for.h"
+#include "schedules/kernel.h"
 
 namespace halogen {
 namespace {
@@ -63,20 +63,18 @@ int counting(void *uc, halide_task_t task, int min, int size, uint8_t *closure) 
 }
 
 TEST(OpenMPParFor, AnAotKernelsParallelLoopCallsIt) {
-    const AotKernel *k = find_aot_kernel("embedding", "gather");
-    ASSERT_NE(k, nullptr);
     const int64_t V = 50, D = 70, T = 40;
     Array w(DType::Float32, {V, D}), ids(DType::Int32, {T});
     for (int64_t i = 0; i < V * D; ++i) w.data<float>()[i] = float(i) * 0.5f;
     for (int64_t t = 0; t < T; ++t) ids.data<int32_t>()[t] = int32_t((t * 7) % V);
     Array first(DType::Float32, {T, D});
-    AotCall call(*k, {{"ids", ids.ref()}, {"weight", w.ref()}}, first.ref());
-    EXPECT_EQ(halide_set_custom_do_par_for(counting), &openmp_do_par_for);   // AotCall installed it
+    const FamilyKernel k = FamilyKernel::aot("embedding", "gather");
+    EXPECT_EQ(halide_set_custom_do_par_for(counting), &openmp_do_par_for);   // the AOT entry installed it
     for (int threads : {1, 2}) {
         set_aot_threads(threads);
         Array out(DType::Float32, {T, D});
         calls = 0;
-        run_aot(*k, {{"ids", ids.ref()}, {"weight", w.ref()}}, out.ref());
+        k.run({{"ids", ids.ref()}, {"weight", w.ref()}}, out.ref());
         EXPECT_EQ(calls, 1) << threads << " threads";   // one parallel loop over blocks of tokens
         for (int64_t t = 0; t < T; ++t) {
             for (int64_t d = 0; d < D; ++d) {

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "frontend/halogen.h"
-#include "schedules/schedule.h"
+#include "halide_gen/compiler/schedule.h"
 #include "tests/support/harness.h"
 
 namespace halogen {

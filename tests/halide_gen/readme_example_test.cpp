@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "frontend/halogen.h"
-#include "halide_gen/program.h"
+#include "halide_gen/compiler/program.h"
 
 namespace halogen {
 namespace {
@@ -13,7 +13,7 @@ TEST(ReadmeExample, SumOfSquaresPerRow) {
     Program program(Graph({y}), "simd");
     Array in(DType::Float32, {3, 4}), out(DType::Float32, {3});
     for (int k = 0; k < 12; ++k) in.set(k, k);
-    program.run({{"x", in.ref()}}, {out.ref()}, {{"N", 3}});
+    program.run({{"x", in.ref()}}, {out.ref()});   // N = 3, read off x's shape
     Array ref = interpret(y, {{"x", in}}, {{"N", 3}});
     // Row r holds 4r .. 4r+3; the sum of their squares, by hand.
     for (int r = 0; r < 3; ++r) {

@@ -2,10 +2,9 @@
 #include <gtest/gtest.h>
 
 #include "frontend/halogen.h"
-#include "halide_gen/host_target.h"
-#include "halide_gen/jit.h"
-#include "halide_gen/loop_nest.h"
-#include "schedules/schedule.h"
+#include "halide_gen/compiler/loop_nest.h"
+#include "halide_gen/compiler/program.h"
+#include "halide_gen/compiler/schedule.h"
 
 namespace halogen {
 namespace {
@@ -22,11 +21,9 @@ TEST(Seed, LowersToOneKernelWithoutIntermediateBuffers) {
 
 TEST(Seed, YieldsTwoOnlyAtLinearIndexTwo) {
     for (const std::string &schedule : schedule_names()) {
-        LoweredGraph lg = lower(Graph({seed_expr()}));
-        apply_schedule(lg, schedule, jit_target());
-        JitKernel k(std::move(lg));
+        Program program(Graph({seed_expr()}), schedule);
         Array out(DType::Int32, {3, 3});
-        k.run({}, out.ref());
+        program.run({}, {out.ref()});
         const std::vector<int32_t> want = {3, 3, 2, 3, 3, 3, 3, 3, 3};
         EXPECT_EQ(std::vector<int32_t>(out.data<int32_t>(), out.data<int32_t>() + 9), want) << schedule;
         Array ref = interpret(seed_expr(), {});

@@ -1,7 +1,7 @@
-// Streaming stores (halide_gen/streaming_stores.h): the rewrite on a small pipeline's LLVM module;
+// Streaming stores (halide_gen/compiler/streaming_stores.h): the rewrite on a small pipeline's LLVM module;
 // the streamed twins of the AOT kernels (their assembly, their numbers at every output alignment,
 // so both the streamed and the fallback stores run), which variants have one, and when the
-// runner calls it (half the last-level cache, halide_gen/host_caches.h).
+// runner calls it (half the last-level cache, halide_gen/runtime/host_caches.h).
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
@@ -18,13 +18,14 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
-#include "frontend/families.h"
 #include "frontend/halogen.h"
-#include "halide_gen/aot_runner.h"
-#include "halide_gen/host_caches.h"
-#include "halide_gen/host_target.h"
-#include "halide_gen/streaming_stores.h"
-#include "schedules/variants.h"
+#include "halide_gen/compiler/host_target.h"
+#include "halide_gen/compiler/streaming_stores.h"
+#include "halide_gen/runtime/host_caches.h"
+#include "schedules/aot/aot_kernels.h"
+#include "schedules/kernel.h"
+#include "schedules/reference.h"
+#include "schedules/registry.h"
 #include "tests/support/harness.h"
 
 namespace halogen {
@@ -138,8 +139,8 @@ TEST(StreamingStores, TwinsAreTheVariantsThatAskForThemAndOnlyTheyStream) {
     for (const AotKernel &k : aot_kernels()) {
         const Variant &v = find_variant(k.family, k.variant);
         EXPECT_EQ(k.streamed_argv != nullptr, v.streaming_stores)
-            << k.family << " " << k.variant << ": halide_gen/CMakeLists.txt's HALOGEN_STREAMED_VARIANTS and "
-            << "Variant::streaming_stores disagree";
+            << k.family << " " << k.variant << ": the twin schedules/aot/ built and the registry's "
+            << "kStreamingStores disagree";
         EXPECT_EQ(assembly_of(k, false).find("vmovntps"), std::string::npos) << k.family << " " << k.variant;
         if (!k.streamed_argv) continue;
         ++twins;
@@ -173,13 +174,12 @@ TEST(StreamingStores, TwinsMatchTheInterpreterAtEveryOutputAlignment) {
         {"layernorm", {{"x", {6, 256}}, {"weight", {256}}, {"bias", {256}}}},
         {"rmsnorm", {{"x", {6, 256}}, {"weight", {256}}}},
         {"batchnorm", {{"x", {2, 3, 256}}, {"mean", {3}}, {"var", {3}}, {"weight", {3}}, {"bias", {3}}}},
-        {"groupnorm", {{"x", {2, 32, 2, 64}}, {"weight", {32, 2}}, {"bias", {32, 2}}}},
+        {"groupnorm", {{"x", {2, 64, 64}}, {"weight", {64}}, {"bias", {64}}}},
         {"embedding", {{"ids", {9}}, {"weight", {17, 4352}}}},
     };
     for (const auto &[family, inputs] : shapes) {
-        Family f = make_family(family);
-        Bindings b = bind_family(f, inputs);
-        Inputs in = testing::random_inputs(f.graph, b, 5);
+        const Family &f = find_family(family);
+        Inputs in = testing::random_inputs_shaped(f.graph(), inputs, 5);
         if (family == "batchnorm") {
             Array &var = in.at("var");
             for (int64_t k = 0; k < var.size(); ++k) var.set(k, std::abs(var.get(k)) + 0.5);
@@ -188,16 +188,16 @@ TEST(StreamingStores, TwinsMatchTheInterpreterAtEveryOutputAlignment) {
             Array &ids = in.at("ids");
             for (int64_t t = 0; t < ids.size(); ++t) ids.set(t, t == 3 ? -1 : t == 5 ? 17 : (t * 7) % 17);
         }
-        const Array want = interpret(f.graph.outputs()[0], in, b);
+        BufferRefs refs;
+        for (auto &[name, a] : in) refs.emplace(name, a.ref());
+        const Array want = interpret_call(f, refs);
         const AotKernel *k = find_aot_kernel(family, family == "embedding" ? "gather" : "fused");
         ASSERT_TRUE(k && k->streamed_argv) << family;
-        const AotKernel twin = streamed_twin(*k);
-        std::map<std::string, BufferRef> refs;
-        for (auto &[name, a] : in) refs.emplace(name, a.ref());
+        const auto twin = aot_entry(streamed_twin(*k));
         for (int offset_floats : {0, 1, 8, 16}) {
             Array block(DType::Float32, {want.size() + 16});
             BufferRef out{block.data<float>() + offset_floats, DType::Float32, want.shape()};
-            run_aot(twin, refs, out);
+            run_kernel(f.contract, twin, refs, {out});
             Array got(DType::Float32, want.shape());
             std::copy(block.data<float>() + offset_floats, block.data<float>() + offset_floats + want.size(),
                       got.data<float>());
@@ -208,7 +208,7 @@ TEST(StreamingStores, TwinsMatchTheInterpreterAtEveryOutputAlignment) {
 }
 
 // The threshold is half the last-level cache as lscpu reads it (util-linux, a second reading of
-// sysfs), not what sysconf says (halide_gen/host_caches.h).
+// sysfs), not what sysconf says (halide_gen/runtime/host_caches.h).
 TEST(StreamingStores, ThresholdIsHalfTheLastLevelCacheLscpuReports) {
     FILE *p = popen("lscpu -B -C=ONE-SIZE,LEVEL 2>/dev/null", "r");
     ASSERT_NE(p, nullptr);
@@ -229,8 +229,8 @@ TEST(StreamingStores, ThresholdIsHalfTheLastLevelCacheLscpuReports) {
 // twin at the threshold, and both calls copy the selected rows (checked row by row, not against
 // the interpreter, whose one-hot sum would take T*V*D steps here).
 TEST(StreamingStores, RunnerCallsTheTwinFromTheThresholdOn) {
-    const AotKernel *k = find_aot_kernel("embedding", "gather");
-    ASSERT_TRUE(k && k->streamed_argv);
+    const FamilyKernel k = FamilyKernel::aot("embedding", "gather");
+    ASSERT_TRUE(k.aot_kernel()->streamed_argv);
     const int64_t D = 4096, V = 37;   // rows of four pages: the gather's page streams
     const int64_t at_threshold = streaming_threshold_bytes() / (D * 4);
     ASSERT_GT(at_threshold, 1);
@@ -240,8 +240,8 @@ TEST(StreamingStores, RunnerCallsTheTwinFromTheThresholdOn) {
         Array ids(DType::Int32, {T});
         for (int64_t t = 0; t < T; ++t) ids.set(t, t % 11 == 5 ? V : (t * 13) % V);
         Array out(DType::Float32, {T, D});
-        AotCall call(*k, {{"ids", ids.ref()}, {"weight", weight.ref()}}, out.ref());
-        EXPECT_EQ(call.streamed(), T * D * 4 >= streaming_threshold_bytes()) << "T = " << T;
+        KernelCall call = k.call({{"ids", ids.ref()}, {"weight", weight.ref()}}, out.ref());
+        EXPECT_EQ(call.streams(), T * D * 4 >= streaming_threshold_bytes()) << "T = " << T;
         call.run();
         int64_t wrong = 0;
         for (int64_t t = 0; t < T; ++t) {
@@ -258,20 +258,19 @@ TEST(StreamingStores, RunnerCallsTheTwinFromTheThresholdOn) {
 // Stores::cached and Stores::streaming take one entry whatever the size (the perf harness times
 // both), give the same rows, and a kernel without the twin refuses streaming stores by name.
 TEST(StreamingStores, CallerCanChooseTheEntry) {
-    const AotKernel *k = find_aot_kernel("embedding", "gather");
-    ASSERT_TRUE(k && k->streamed_argv);
     const int64_t T = 3, D = 4096, V = 5;
     Array weight(DType::Float32, {V, D});
     for (int64_t i = 0; i < V * D; ++i) weight.set(i, double(i % 977));
     Array ids(DType::Int32, {T});
     for (int64_t t = 0; t < T; ++t) ids.set(t, (2 * t + 1) % V);
-    const std::map<std::string, BufferRef> in{{"ids", ids.ref()}, {"weight", weight.ref()}};
+    const BufferRefs in{{"ids", ids.ref()}, {"weight", weight.ref()}};
     Array cached(DType::Float32, {T, D}), streamed(DType::Float32, {T, D});
-    AotCall by_size(*k, in, cached.ref());
-    EXPECT_FALSE(by_size.streamed());   // 48 KiB, far below the threshold
-    AotCall c(*k, in, cached.ref(), Stores::cached), s(*k, in, streamed.ref(), Stores::streaming);
-    EXPECT_FALSE(c.streamed());
-    EXPECT_TRUE(s.streamed());
+    KernelCall by_size = FamilyKernel::aot("embedding", "gather").call(in, cached.ref());
+    EXPECT_FALSE(by_size.streams());   // 48 KiB, far below the threshold
+    KernelCall c = FamilyKernel::aot("embedding", "gather", Stores::cached).call(in, cached.ref());
+    KernelCall s = FamilyKernel::aot("embedding", "gather", Stores::streaming).call(in, streamed.ref());
+    EXPECT_FALSE(c.streams());
+    EXPECT_TRUE(s.streams());
     c.run();
     s.run();
     int64_t differ = 0;
@@ -283,7 +282,7 @@ TEST(StreamingStores, CallerCanChooseTheEntry) {
     ASSERT_TRUE(plain);
     ASSERT_EQ(plain->streamed_argv, nullptr);
     try {
-        AotCall(*plain, in, cached.ref(), Stores::streaming);
+        FamilyKernel::aot("embedding", "onehot", Stores::streaming);
         FAIL() << "expected an Error";
     } catch (const Error &e) {
         EXPECT_STREQ(e.what(), "embedding onehot: no twin with streaming stores was built");

@@ -16,7 +16,7 @@
 #include "frontend/halogen.h"
 #include "frontend/nn/nn.h"
 #include "tests/support/fixtures.h"
-#include "schedules/schedule.h"
+#include "halide_gen/compiler/schedule.h"
 #include "tests/support/harness.h"
 
 namespace halogen {

@@ -9,9 +9,9 @@
 #include "frontend/halogen.h"
 #include "frontend/nn/nn.h"
 #include "frontend/rewrites/one_hot_gather.h"
-#include "halide_gen/loop_nest.h"
-#include "halide_gen/program.h"
-#include "schedules/schedule.h"
+#include "halide_gen/compiler/loop_nest.h"
+#include "halide_gen/compiler/program.h"
+#include "halide_gen/compiler/schedule.h"
 #include "tests/support/harness.h"
 
 namespace halogen {

@@ -24,12 +24,12 @@
 #include <gtest/gtest.h>
 
 #include "frontend/errors.h"
-#include "frontend/families.h"
 #include "frontend/halogen.h"
-#include "halide_gen/aot_runner.h"
-#include "halide_gen/family_pipeline.h"
-#include "halide_gen/program.h"
-#include "schedules/variants.h"
+#include "halide_gen/compiler/program.h"
+#include "schedules/aot/aot_kernels.h"
+#include "schedules/kernel.h"
+#include "schedules/reference.h"
+#include "schedules/registry.h"
 #include "tests/support/expect_error.h"
 #include "tests/support/harness.h"
 
@@ -241,7 +241,7 @@ std::vector<Case> row_norm_cases(const std::string &family) {
     return cases;
 }
 
-// --- batchnorm: x [N, C, S] -> out [N, C, S]; groupnorm: x [N, 32, C/32, S] -> out of that shape
+// --- batchnorm and groupnorm: x [N, C, S] -> out [N, C, S] (groupnorm: 32 groups of C/32 channels)
 
 // BatchNorm (inference) is elementwise with per-channel statistics: an output is finite exactly
 // when its x and its channel's mean, var, weight and bias are.
@@ -265,7 +265,7 @@ void batchnorm_elements(const Inputs &in, const Array &out) {
 void groupnorm_groups(const Inputs &in, const Array &out) {
     const Array &x = in.at("x");
     if (x.size() == 0) return;
-    const int64_t N = x.shape()[0], group = x.shape()[2] * x.shape()[3];   // contiguous elements per group
+    const int64_t N = x.shape()[0], group = x.shape()[1] / 32 * x.shape()[2];   // contiguous elements per group
     for (int64_t g = 0; g < N * 32; ++g) {
         bool finite = true;
         for (int64_t k = g * group; k < (g + 1) * group; ++k) finite = finite && std::isfinite(x.get(k));
@@ -280,7 +280,7 @@ void groupnorm_groups(const Inputs &in, const Array &out) {
 }
 
 Shapes channel_shapes(const std::string &family, int64_t N, int64_t C, int64_t S) {
-    if (family == "groupnorm") return {{"x", {N, 32, C / 32, S}}, {"weight", {32, C / 32}}, {"bias", {32, C / 32}}};
+    if (family == "groupnorm") return {{"x", {N, C, S}}, {"weight", {C}}, {"bias", {C}}};
     return {{"x", {N, C, S}}, {"weight", {C}}, {"bias", {C}}, {"mean", {C}}, {"var", {C}}};
 }
 
@@ -419,7 +419,7 @@ std::vector<Case> cases_of(const std::string &family) {
 }
 
 Inputs make_inputs(const Family &f, const Case &c, uint32_t seed) {
-    Inputs in = testing::random_inputs(f.graph, bind_family(f, c.shapes), seed);
+    Inputs in = testing::random_inputs_shaped(f.graph(), c.shapes, seed);
     if (in.count("var")) {   // a variance must be positive
         Array &var = in.at("var");
         for (int64_t k = 0; k < var.size(); ++k) var.set(k, std::abs(var.get(k)) + 0.5);
@@ -443,7 +443,7 @@ std::vector<Runner> runners() {
     std::vector<Runner> out;
     for (const std::string &f : family_names()) {
         for (const Variant &v : variants_of(f)) {
-            const bool as = !v.autoscheduler.empty();
+            const bool as = !v.recipe.autoscheduler.empty();
             if (!as) out.push_back({f, v.name, false, false});
             if (find_aot_kernel(f, v.name)) out.push_back({f, v.name, true, as});
         }
@@ -478,20 +478,20 @@ private:
 FamilyKernel &jit_kernel(const std::string &family, const std::string &variant) {
     static std::map<std::string, std::unique_ptr<FamilyKernel>> cache;
     auto &k = cache[family + "/" + variant];
-    if (!k) k = std::make_unique<FamilyKernel>(family, variant);
+    if (!k) k = std::make_unique<FamilyKernel>(FamilyKernel::jit(family, variant));
     return *k;
 }
 
 // Runs `r` on `refs`; returns false (after checking the error is Halide's typed rejection by an
 // autoscheduled kernel) when the kernel rejected the call.
 bool run_refs(const Runner &r, const std::string &what, const BufferRefs &refs, Array &out) {
-    const Family f = make_family(r.family);
+    const Family &f = find_family(r.family);
     Shapes shapes;
     for (const auto &[name, ref] : refs) shapes[name] = ref.shape;
-    GuardedOutput buf(eval_shape(f.graph.outputs()[0].shape(), bind_family(f, shapes), "output"));
+    GuardedOutput buf(f.contract.output_shapes(shapes).at(0));
     try {
         if (r.aot) {
-            run_aot(*find_aot_kernel(r.family, r.variant), refs, buf.ref());
+            FamilyKernel::aot(r.family, r.variant).run(refs, buf.ref());
         } else {
             jit_kernel(r.family, r.variant).run(refs, buf.ref());
         }
@@ -520,13 +520,15 @@ class EdgeCases : public ::testing::TestWithParam<Runner> {};
 
 TEST_P(EdgeCases, MatchInterpreterAndStatedSemantics) {
     const Runner &r = GetParam();
-    const Family f = make_family(r.family);
+    const Family &f = find_family(r.family);
     int ran = 0, rejected = 0;
     uint32_t seed = 100;
     for (const Case &c : cases_of(r.family)) {
         SCOPED_TRACE(r.label() + " " + c.name);
-        const Inputs in = make_inputs(f, c, seed++);
-        const Array want = interpret(f.graph.outputs()[0], in, bind_family(f, c.shapes));
+        Inputs in = make_inputs(f, c, seed++);
+        BufferRefs refs;
+        for (auto &[name, a] : in) refs.emplace(name, a.ref());
+        const Array want = interpret_call(f, refs);
         Array got;
         if (!run(r, c.name, in, got)) {
             ++rejected;
@@ -569,9 +571,9 @@ TEST(EdgeCaseBuffers, NullPointerOfANonEmptyBufferIsATypedError) {
     FamilyKernel &k = jit_kernel("rmsnorm", "fused");
     testing::expect_error<BufferError>([&] { k.run({{"x", null_x}, {"weight", w.ref()}}, out.ref()); }, {"x", "null"});
     testing::expect_error<BufferError>([&] { k.run({{"x", x.ref()}, {"weight", w.ref()}}, null_out); }, {"output", "null"});
-    const AotKernel &a = *find_aot_kernel("rmsnorm", "fused");
-    testing::expect_error<BufferError>([&] { run_aot(a, {{"x", null_x}, {"weight", w.ref()}}, out.ref()); }, {"x", "null"});
-    testing::expect_error<BufferError>([&] { run_aot(a, {{"x", x.ref()}, {"weight", w.ref()}}, null_out); }, {"output", "null"});
+    const FamilyKernel a = FamilyKernel::aot("rmsnorm", "fused");
+    testing::expect_error<BufferError>([&] { a.run({{"x", null_x}, {"weight", w.ref()}}, out.ref()); }, {"x", "null"});
+    testing::expect_error<BufferError>([&] { a.run({{"x", x.ref()}, {"weight", w.ref()}}, null_out); }, {"output", "null"});
 }
 
 // An empty output is returned without calling Halide, but its inputs must still fit the family.
@@ -579,15 +581,16 @@ TEST(EdgeCaseBuffers, EmptyOutputStillChecksTheInputs) {
     Array x(DType::Float32, {0, 4}), w(DType::Float32, {5}), b(DType::Float32, {4}), out(DType::Float32, {0, 4});
     for (const Variant &v : variants_of("layernorm")) {
         SCOPED_TRACE(v.name);
-        if (const AotKernel *a = find_aot_kernel("layernorm", v.name)) {
-            testing::expect_error<BufferError>([&] { run_aot(*a, {{"x", x.ref()}, {"weight", w.ref()}, {"bias", b.ref()}}, out.ref()); },
+        {
+            const FamilyKernel a = FamilyKernel::aot("layernorm", v.name);
+            testing::expect_error<BufferError>([&] { a.run({{"x", x.ref()}, {"weight", w.ref()}, {"bias", b.ref()}}, out.ref()); },
                                                {"weight", "[5]"});
             Array w4(DType::Float32, {4}), out5(DType::Float32, {0, 5});
-            testing::expect_error<BufferError>([&] { run_aot(*a, {{"x", x.ref()}, {"weight", w4.ref()}, {"bias", b.ref()}}, out5.ref()); },
+            testing::expect_error<BufferError>([&] { a.run({{"x", x.ref()}, {"weight", w4.ref()}, {"bias", b.ref()}}, out5.ref()); },
                                                {"output", "[0, 5]"});
-            run_aot(*a, {{"x", x.ref()}, {"weight", w4.ref()}, {"bias", b.ref()}}, out.ref());   // fits: nothing to do
+            a.run({{"x", x.ref()}, {"weight", w4.ref()}, {"bias", b.ref()}}, out.ref());   // fits: nothing to do
         }
-        if (v.autoscheduler.empty()) {
+        if (v.recipe.autoscheduler.empty()) {
             testing::expect_error<BufferError>(
                 [&] { jit_kernel("layernorm", v.name).run({{"x", x.ref()}, {"weight", w.ref()}, {"bias", b.ref()}}, out.ref()); },
                 {"weight", "[5]"});
@@ -596,7 +599,7 @@ TEST(EdgeCaseBuffers, EmptyOutputStillChecksTheInputs) {
 }
 
 // A graph's empty input (null data, as an empty Array has) is a valid input: a sum over an empty
-// axis is 0. JitKernel used to refuse it as a "null data pointer".
+// axis is 0, never refused as a "null data pointer".
 TEST(EdgeCaseBuffers, ProgramSumsAnEmptyAxisToZero) {
     const Dim N = Dim::sym("N"), K = Dim::sym("K");
     Tensor y = sum(input("x", DType::Float32, {N, K}), {1});
@@ -630,7 +633,7 @@ TEST(EdgeCaseBuffers, EmptyInputMemoryIsNeverRead) {
         if (r.family != "embedding" && r.family.rfind("conv", 0) != 0) continue;
         if (r.family != "embedding" && !r.aot) continue;   // JIT-compiling tiled conv takes 5-20 s; its AOT twin runs
         SCOPED_TRACE(r.label());
-        const Family f = make_family(r.family);
+        const Family &f = find_family(r.family);
         Case c = r.family == "embedding" ? Case{"", {{"ids", {3}}, {"weight", {0, 1 << 16}}}, nullptr, nullptr}
                                          : conv_cases(r.family[4] - '0')[0];
         c.prepare = nullptr;
@@ -643,7 +646,7 @@ TEST(EdgeCaseBuffers, EmptyInputMemoryIsNeverRead) {
         refs.at(empty).data = page.get();
         Array got;
         if (!run_refs(r, "empty input on a faulting page", refs, got)) continue;
-        EXPECT_TRUE(arrays_near(interpret(f.graph.outputs()[0], in, bind_family(f, c.shapes)), got));
+        EXPECT_TRUE(arrays_near(interpret_call(f, refs), got));
         ++checked;
     }
     EXPECT_GE(checked, 4 + 4 + 3 * 2);   // the hand variants: embedding JIT and AOT, conv AOT

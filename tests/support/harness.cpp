@@ -7,15 +7,21 @@
 
 #include <fmt/format.h>
 
-#include "halide_gen/program.h"
+#include "halide_gen/compiler/program.h"
 
 namespace halogen::testing {
 
 Inputs random_inputs(const Graph &g, const Bindings &b, uint32_t seed) {
+    std::map<std::string, std::vector<int64_t>> shapes;
+    for (const Node *n : g.inputs()) shapes[n->name] = eval_shape(n->shape, b, n->name);
+    return random_inputs_shaped(g, shapes, seed);
+}
+
+Inputs random_inputs_shaped(const Graph &g, const std::map<std::string, std::vector<int64_t>> &shapes, uint32_t seed) {
     std::mt19937 rng(seed);
     Inputs out;
     for (const Node *n : g.inputs()) {
-        Array a(n->dtype, eval_shape(n->shape, b, n->name));
+        Array a(n->dtype, shapes.at(n->name));
         const bool pos = n->name.rfind("pos", 0) == 0;
         std::uniform_real_distribution<float> f(pos ? 0.25f : -3.0f, pos ? 4.0f : 3.0f);
         std::uniform_int_distribution<int32_t> i(-20, 20);

@@ -1,0 +1,33 @@
+// Halide's do_par_for on an OpenMP loop with a static schedule (see openmp_par_for.h).
+#include "halide_gen/runtime/openmp_par_for.h"
+
+#include <omp.h>
+
+namespace halogen {
+
+int openmp_do_par_for(void *user_context, halide_task_t task, int min, int size, uint8_t *closure) {
+    if (size <= 1 || omp_get_max_threads() == 1) {
+        for (int i = min; i < min + size; ++i) {
+            if (const int rc = task(user_context, i, closure)) return rc;
+        }
+        return 0;
+    }
+    int result = 0;
+#pragma omp parallel for schedule(static)
+    for (int i = min; i < min + size; ++i) {
+        if (const int rc = task(user_context, i, closure)) {
+#pragma omp critical(halogen_par_for_result)
+            if (result == 0) result = rc;
+        }
+    }
+    return result;
+}
+
+void use_openmp_par_for() {
+    static const bool installed = (halide_set_custom_do_par_for(openmp_do_par_for), true);
+    (void)installed;
+}
+
+void set_aot_threads(int threads) { omp_set_num_threads(threads); }
+
+}  // namespace halogen

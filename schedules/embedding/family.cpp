@@ -1,0 +1,143 @@
+// The embedding family's graph, layouts and cases (embedding.h).
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "frontend/errors.h"
+#include "frontend/nn/embedding.h"
+#include "frontend/primitives.h"
+#include "frontend/random_arrays.h"
+#include "halide_gen/runtime/host_caches.h"
+#include "schedules/case_args.h"
+#include "schedules/embedding/embedding.h"
+
+namespace halogen::embedding {
+
+namespace {
+
+constexpr int64_t kLlamaVocab = 128256, kLlamaDim = 4096;   // llama3-8B's table, 2 GiB in float32
+
+// A table of V x D floats, made once while something holds it. Tables of D = 4096 and at most
+// llama3's vocabulary are prefixes of one shared table, so the cases of a run fill it once.
+std::pair<std::shared_ptr<Array>, BufferRef> table(int64_t V, int64_t D) {
+    static std::mutex mutex;
+    static std::map<std::pair<int64_t, int64_t>, std::weak_ptr<Array>> made;
+    const bool prefix = D == kLlamaDim && V <= kLlamaVocab;
+    const auto key = prefix ? std::make_pair(kLlamaVocab, kLlamaDim) : std::make_pair(V, D);
+    std::lock_guard<std::mutex> lock(mutex);
+    std::shared_ptr<Array> t = made[key].lock();
+    if (!t) {
+        made[key] = t = std::make_shared<Array>(random_floats({key.first, key.second}, 7));
+    }
+    BufferRef ref = t->ref();
+    ref.shape[0] = V;
+    return {t, ref};
+}
+
+// Bytes of table rows that fresh id sets touch together: twice the last-level cache, and at least
+// 128 MiB (128 MiB of the 2 GiB llama3-8B table on a 32 MiB L3), so that a set's rows have left
+// every cache when its turn comes again.
+int64_t fresh_id_bytes() { return std::max<int64_t>(int64_t(128) << 20, 2 * last_level_cache_bytes()); }
+
+// ids: "hot" (one set: the same rows every call), "fresh" (sets that together touch
+// fresh_id_bytes() of rows, one per call), or a bound N (one set drawn from [0, N)).
+Case make_case(int64_t V, int64_t D, int64_t T, const std::string &ids, std::set<std::string> uses) {
+    const bool fresh = ids == "fresh";
+    const int64_t ids_max = ids == "hot" || fresh ? V : std::stoll(ids.substr(1));
+    if (V < 1 || D < 1 || T < 0 || ids_max < 1 || ids_max > V) {
+        throw ShapeError(fmt::format("embedding: needs V >= 1, D >= 1, T >= 0 and ids in [1, V]; got V {}, D {}, "
+                                     "T {}, ids {}", V, D, T, ids_max));
+    }
+    Case c;
+    c.family = "embedding";
+    c.label = fmt::format("V={},D={},T={},ids={}", V, D, T, ids);
+    c.bytes = 2.0 * double(T) * double(D) * 4 + double(T) * 4;   // rows read, rows written, ids
+    c.interpreter_work = 4.0 * double(T) * double(V) * double(D);   // the one-hot [T, V, D] and its views
+    c.tolerance = 0;                                             // a copy of rows
+    c.work = [=](const Variant &v) {
+        return v.probe_first ? si_number(double(T) * double(V) * double(D)) + " MAC" : si_number(double(T) * double(D)) + " copies";
+    };
+    c.uses = std::move(uses);
+    const int64_t rows = std::min(V, (fresh_id_bytes() + D * 4 - 1) / (D * 4));
+    const int64_t sets = fresh && T > 0 ? std::max<int64_t>(4, (rows + T - 1) / T) : 1;
+    c.make = [=] {
+        auto [t, weight] = table(V, D);
+        auto pool = std::make_shared<Array>(random_ids(sets * T, ids_max, 11));
+        auto ids_now = std::make_shared<Array>(DType::Int32, std::vector<int64_t>{T});
+        CaseInputs in;
+        in.refs = {{"ids", ids_now->ref()}, {"weight", weight}};
+        in.owners = {t, pool, ids_now};
+        in.out_shape = {T, D};
+        in.sets = sets;
+        in.use_set = [pool, ids_now, T](int64_t k) {
+            if (T > 0) std::memcpy(ids_now->data<int32_t>(), pool->data<int32_t>() + k * T, std::size_t(T) * 4);
+        };
+        in.use_set(0);
+        return in;
+    };
+    // One token over at most 1024 rows, scaled to the whole call.
+    c.probe = [V, D, T](const CaseInputs &in) {
+        const int64_t part = std::min<int64_t>(V, 1024);
+        Probe p;
+        p.refs = in.refs;
+        p.refs.at("ids").shape = {1};
+        p.refs.at("weight").shape[0] = part;
+        p.out_shape = {1, D};
+        p.scale = double(T) * double(V) / double(part);
+        return p;
+    };
+    return c;
+}
+
+std::vector<Case> catalogue() {
+    std::vector<Case> cases;
+    const int64_t V = kLlamaVocab, D = kLlamaDim;
+    // Tokens, with hot ids (the same rows every call) and fresh ones: the benchmark grid and its
+    // goals; halogen compare takes the hot ones, and a batch drawn from the first 1024 ids and a
+    // small table besides.
+    for (int64_t T : {1, 16, 128, 2048}) {
+        for (const std::string ids : {"hot", "fresh"}) {
+            std::set<std::string> uses = {"perf", "goal"};
+            if (ids == "hot" && T != 128) uses.insert("compare");
+            if ((T == 128 && ids == "fresh") || (T == 16 && ids == "hot")) uses.insert("quick");
+            cases.push_back(make_case(V, D, T, ids, uses));
+        }
+    }
+    cases.push_back(make_case(V, D, 16, "<1024", {"compare"}));
+    cases.push_back(make_case(1024, D, 16, "hot", {"compare"}));
+    cases.push_back(make_case(8, 4, 2, "hot", {"tiny"}));
+    for (int64_t v : {1024, 4096, 16384, 65536}) cases.push_back(make_case(v, D, 1, "hot", {"perf"}));
+    // Where streaming stores start to pay: 2 to 48 MiB of output.
+    for (int64_t rows : {128, 256, 512, 768, 1024, 1536, 2048, 3072}) {
+        for (const char *ids : {"hot", "fresh"}) cases.push_back(make_case(V, D, rows, ids, {"sweep"}));
+    }
+    return cases;
+}
+
+}  // namespace
+
+Family family() {
+    const Dim T = Dim::sym("T"), V = Dim::sym("V"), D = Dim::sym("D");
+    Tensor out = nn::embedding(input("ids", DType::Int32, {T}), input("weight", DType::Float32, {V, D}));
+    Family f;
+    f.name = "embedding";
+    f.home = "embedding";
+    f.contract = Contract("embedding", Graph({out}), {{"ids", "[*T]"}, {"weight", ""}, {"out", "[*T, D]"}});
+    f.typical = {{"T", 16}, {"V", kLlamaVocab}, {"D", kLlamaDim}};
+    f.notes = "an id outside [0, V) gives a zero row (the one-hot meaning)";
+    f.options = {{"vocab", "vocabulary size V (default 128256)"},
+                 {"dim", "embedding dim D (default 4096)"},
+                 {"tokens", "tokens T (default 16)"},
+                 {"ids-max", "ids drawn uniformly from [0, N) (default V)"}};
+    f.cases = [](const CaseArgs &args) {
+        if (args.empty()) return catalogue();
+        const int64_t V = arg_int(args, "vocab", kLlamaVocab), D = arg_int(args, "dim", kLlamaDim);
+        const int64_t T = arg_int(args, "tokens", 16), ids_max = arg_int(args, "ids-max", V);
+        return std::vector<Case>{make_case(V, D, T, ids_max == V ? "hot" : fmt::format("<{}", ids_max), {"compare"})};
+    };
+    return f;
+}
+
+}  // namespace halogen::embedding

@@ -1,0 +1,99 @@
+// What a family is: one op halogen ships as kernels (embedding, layernorm, conv2d, ...). Its home,
+// schedules/<home>/, holds everything about it -- the graph (built with the nn layer), the caller's
+// layouts, the typical extents an autoscheduler plans for, the cases `halogen compare` and perf
+// run it on, and its variants' hand schedules. The registry (registry.def) lists the families and
+// their variants; nothing else in the tree does.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "frontend/contract.h"
+#include "halide_gen/compiler/recipe.h"
+
+namespace halogen {
+
+// A variant: how the family's graph is prepared, grouped and scheduled (registry.def).
+struct Variant {
+    std::string family, name, summary;
+    Recipe recipe;
+    // Write a large output with non-temporal stores (where a vector store is aligned): it would not
+    // stay in the cache anyway, and a cached store first reads the line it writes. Halide 14 has no
+    // directive for it: the AOT build adds a twin kernel whose compiled stores are rewritten
+    // (halide_gen/compiler/streaming_stores.h), and the run path calls it from
+    // streaming_threshold_bytes() of output on. JIT kernels keep cached stores.
+    bool streaming_stores = false;
+    bool is_default = false;    // what `halogen run` takes without --schedule, and perf's goals time
+    bool probe_first = false;   // its cost grows far beyond the useful work: timed on a probe first
+};
+
+// Inputs of a case as a caller holds them, made on first use.
+struct CaseInputs {
+    BufferRefs refs;                              // by input name, in the caller's layout
+    std::vector<std::shared_ptr<const void>> owners;
+    std::vector<int64_t> out_shape;               // the output in the caller's layout
+    // Input sets a timing loop cycles through, one per call (embedding ids that touch more rows
+    // than the caches hold); use_set(k) puts set k in place. One set: nothing to do.
+    int64_t sets = 1;
+    std::function<void(int64_t)> use_set;
+};
+
+// A smaller call whose time, times `scale`, predicts the whole call's (probe_first variants).
+struct Probe {
+    BufferRefs refs;
+    std::vector<int64_t> out_shape;
+    double scale = 1;
+};
+
+struct Family;
+
+// One problem a family's kernels run on.
+struct Case {
+    std::string family;
+    std::string label;            // "V=128256,D=4096,T=16,ids=hot"; perf names it family:label
+    std::function<CaseInputs()> make;
+    double flops = 0;             // useful floating-point work of one call (compute-bound families)
+    double bytes = 0;             // bytes one O(n) call reads and writes (memory-bound families)
+    double interpreter_work = 0;  // elements the interpreter would materialize for it
+    double tolerance = 1e-3;      // largest |difference| from the reference that counts as equal
+    std::function<std::string(const Variant &)> work;   // a variant's work as compare states it: "268G MAC"
+    std::function<Probe(const CaseInputs &)> probe;   // for probe_first variants
+    // Set when the case needs a graph of its own (a conv geometry the AOT kernels do not take):
+    // every variant is JIT-compiled for it.
+    std::shared_ptr<const Family> jit;
+    // Where the case is used: "compare" (halogen compare's default), "perf" (the benchmark grid),
+    // "quick" (the regression subset), "goal" (perf's goals), "sweep" (streaming-store sweep),
+    // "tiny" (a few elements: what a peer makes of the family, a smoke test of every variant).
+    std::set<std::string> uses;
+    // perf's goals: the machine limit a goal point is also held against ("stream": the norms'
+    // streaming y = a*x + b; "" none), and the thread counts it has (empty: every one).
+    std::string goal_limit;
+    std::vector<int> goal_threads;
+};
+
+// The flags `halogen compare` takes for a family, and the case they describe.
+struct CaseOption {
+    std::string flag;   // "shape", "vocab": --shape, --vocab
+    std::string help;
+};
+using CaseArgs = std::map<std::string, std::string>;
+
+struct Family {
+    std::string name;                  // "layernorm"
+    std::string home;                  // "norms": its folder, and a name `compare` takes for all of it
+    Contract contract;                 // the kernel's graph and the caller's layouts
+    Bindings typical;                  // typical extents of the symbolic dims (autoscheduler estimates)
+    std::vector<CaseOption> options;
+    // The cases for these flags, or every catalogued case when `args` is empty. ShapeError for
+    // flags that describe no valid problem.
+    std::function<std::vector<Case>(const CaseArgs &args)> cases;
+    std::string notes;                 // for --help: parameters and semantics in a line
+
+    const Graph &graph() const { return contract.graph(); }
+};
+
+}  // namespace halogen

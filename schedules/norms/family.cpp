@@ -1,0 +1,144 @@
+// The norms' graphs, layouts and cases (norms.h). Each kernel takes the caller's tensor viewed
+// with the axes it does not care about collapsed (LayerNorm on 8x512x4096 runs as [4096, 4096]),
+// as Halide's hannk app does with buffer descriptors.
+#include <fmt/format.h>
+
+#include "frontend/errors.h"
+#include "frontend/nn/batch_norm.h"
+#include "frontend/nn/group_norm.h"
+#include "frontend/nn/layer_norm.h"
+#include "frontend/nn/rms_norm.h"
+#include "frontend/primitives.h"
+#include "frontend/random_arrays.h"
+#include "schedules/case_args.h"
+#include "schedules/norms/norms.h"
+
+namespace halogen::norms {
+
+namespace {
+
+constexpr int64_t kGroups = 32;   // GroupNorm's group count
+const DType F = DType::Float32;
+
+int64_t product(const std::vector<int64_t> &s) {
+    int64_t n = 1;
+    for (int64_t d : s) n *= d;
+    return n;
+}
+
+bool row_norm_family(const std::string &family) { return family == "layernorm" || family == "rmsnorm"; }
+
+// `shape` of the caller's x; every other input is per column (row norms) or per channel.
+Case make_case(const std::string &family, const std::vector<int64_t> &shape, std::set<std::string> uses) {
+    const bool row_norm = row_norm_family(family);
+    if (shape.size() < (row_norm ? 1u : 2u)) {
+        throw ShapeError(fmt::format("{}: needs a shape {}, got [{}]", family, row_norm ? "[..., D]" : "N x C x spatial...",
+                                     shape_label(shape)));
+    }
+    if (family == "groupnorm" && shape[1] % kGroups != 0) {
+        throw ShapeError(fmt::format("groupnorm: C = {} is not a multiple of {} groups", shape[1], kGroups));
+    }
+    Case c;
+    c.family = family;
+    c.label = shape_label(shape);
+    const double total = double(product(shape));
+    c.bytes = 2.0 * total * 4;
+    c.interpreter_work = 12.0 * total;
+    c.work = [total](const Variant &) { return si_number(total) + " elems"; };
+    c.uses = std::move(uses);
+    c.goal_limit = "stream";
+    c.make = [family, shape, row_norm] {
+        const std::vector<int64_t> per = {row_norm ? shape.back() : shape[1]};
+        CaseInputs in;
+        auto add = [&](const char *name, std::vector<int64_t> s, uint32_t seed, float lo = -1, float hi = 1) {
+            auto a = std::make_shared<Array>(random_floats(std::move(s), seed, lo, hi));
+            in.refs.emplace(name, a->ref());
+            in.owners.push_back(a);
+        };
+        add("x", shape, 1);
+        add("weight", per, 2);
+        if (family != "rmsnorm") add("bias", per, 3);
+        if (family == "batchnorm") {
+            add("mean", per, 4);
+            add("var", per, 5, 0.5f, 2.0f);
+        }
+        in.out_shape = shape;
+        return in;
+    };
+    return c;
+}
+
+std::vector<Case> catalogue(const std::string &family) {
+    std::vector<Case> cases;
+    if (row_norm_family(family)) {
+        cases.push_back(make_case(family, {8, 512, 4096}, {"compare", "perf", "goal"}));
+        cases.push_back(make_case(family, {1, 2048, 4096}, {"perf", "goal", "quick"}));
+        // Where streaming stores start to pay: 2 to 48 MiB of output.
+        for (int64_t rows : {128, 256, 512, 768, 1024, 1536, 2048, 3072}) {
+            cases.push_back(make_case(family, {1, rows, 4096}, {"sweep"}));
+        }
+    } else {
+        std::set<std::string> uses = {"compare", "perf", "goal"};
+        if (family == "groupnorm") uses.insert("quick");
+        cases.push_back(make_case(family, {8, 256, 56, 56}, uses));
+    }
+    cases.push_back(make_case(family, row_norm_family(family) ? std::vector<int64_t>{2, 8} : std::vector<int64_t>{1, 32, 2},
+                              {"tiny"}));
+    return cases;
+}
+
+Family norm_family(const std::string &name, const Tensor &out, const std::vector<std::pair<std::string, std::string>> &layouts,
+                   Bindings typical, const std::string &notes) {
+    Family f;
+    f.name = name;
+    f.home = "norms";
+    f.contract = Contract(name, Graph({out}), layouts);
+    f.typical = std::move(typical);
+    f.notes = notes;
+    f.options = {{"shape", "x's shape, e.g. 8x512x4096 ([..., D]) or 8x256x56x56 (N x C x spatial...)"}};
+    f.cases = [name](const CaseArgs &args) {
+        if (args.empty()) return catalogue(name);
+        return std::vector<Case>{make_case(name, arg_shape(args, "shape", {}), {"compare"})};
+    };
+    return f;
+}
+
+}  // namespace
+
+Family layernorm() {
+    const Dim R = Dim::sym("R"), D = Dim::sym("D");
+    Tensor out = nn::layer_norm(input("x", F, {R, D}), 1, input("weight", F, {D}), input("bias", F, {D}));
+    return norm_family("layernorm", out, {{"x", "[*R, D]"}, {"weight", ""}, {"bias", ""}, {"out", "[*R, D]"}},
+                       {{"R", 4096}, {"D", 4096}},
+                       "over the last axis, eps 1e-5");
+}
+
+Family rmsnorm() {
+    const Dim R = Dim::sym("R"), D = Dim::sym("D");
+    Tensor out = nn::rms_norm(input("x", F, {R, D}), input("weight", F, {D}));
+    return norm_family("rmsnorm", out, {{"x", "[*R, D]"}, {"weight", ""}, {"out", "[*R, D]"}}, {{"R", 4096}, {"D", 4096}},
+                       "over the last axis, eps 1e-6");
+}
+
+Family batchnorm() {
+    const Dim N = Dim::sym("N"), C = Dim::sym("C"), S = Dim::sym("S");
+    auto c = [&](const char *n) { return input(n, F, {C}); };
+    Tensor out = nn::batch_norm_inference(input("x", F, {N, C, S}), c("mean"), c("var"), c("weight"), c("bias"));
+    return norm_family("batchnorm", out,
+                       {{"x", "[N, C, *S]"}, {"mean", ""}, {"var", ""}, {"weight", ""}, {"bias", ""}, {"out", "[N, C, *S]"}},
+                       {{"N", 8}, {"C", 256}, {"S", 3136}}, "inference, running mean and var, eps 1e-5");
+}
+
+Family groupnorm() {
+    // The kernel takes the channels split into [32, C/32] as it takes the spatial axes collapsed (a
+    // free view of a dense buffer): in that layout the statistics fuse into the normalization's
+    // kernel even with C symbolic (frontend/nn/group_norm.h).
+    const Dim N = Dim::sym("N"), G = Dim(kGroups), CG = Dim::sym("CG"), S = Dim::sym("S");
+    Tensor out = nn::group_norm_grouped(input("x", F, {N, G, CG, S}), input("weight", F, {G, CG}),
+                                        input("bias", F, {G, CG}));
+    return norm_family("groupnorm", out,
+                       {{"x", "[N, 32*CG, *S]"}, {"weight", "[32*CG]"}, {"bias", "[32*CG]"}, {"out", "[N, 32*CG, *S]"}},
+                       {{"N", 8}, {"CG", 8}, {"S", 3136}}, "32 groups, eps 1e-5");
+}
+
+}  // namespace halogen::norms

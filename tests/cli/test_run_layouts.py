@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""`halogen run` takes tensors as PyTorch holds them: leading axes collapsed by halogen (LayerNorm's x
+[2, 7, 4097]), channels and spatial axes of NCHW (GroupNorm), ids of any rank (Embedding); a rank it
+cannot take is one line stating the expected layout, and a tensor that does not fit is blamed by
+name. Files are written and read with the standard library (.npy version 1.0, little-endian)."""
+
+import math
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HALOGEN = os.environ.get("HALOGEN_CLI", "halogen")
+
+
+def write_npy(path, dtype, shape, values):
+    code = {"f4": "<f4", "i4": "<i4"}[dtype]
+    shape_text = "(" + "".join(f"{d}, " for d in shape)[:-2] + ("," if len(shape) == 1 else "") + ")"
+    header = f"{{'descr': '{code}', 'fortran_order': False, 'shape': {shape_text}, }}"
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    fmt = "<" + ("f" if dtype == "f4" else "i") * len(values)
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack(fmt, *values))
+
+
+def read_npy(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    n = struct.unpack("<H", data[8:10])[0]
+    header = data[10:10 + n].decode()
+    shape = tuple(int(d) for d in header.split("'shape': (")[1].split(")")[0].split(",") if d.strip())
+    count = math.prod(shape)
+    return shape, struct.unpack(f"<{count}f", data[10 + n:10 + n + 4 * count])
+
+
+class RunLayouts(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.rng = random.Random(7)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def floats(self, name, shape):
+        values = [self.rng.uniform(-1, 1) for _ in range(math.prod(shape))]
+        path = os.path.join(self.dir.name, name + ".npy")
+        write_npy(path, "f4", shape, values)
+        return path, [struct.unpack("<f", struct.pack("<f", v))[0] for v in values]
+
+    def run_halogen(self, *args):
+        return subprocess.run([HALOGEN, *args], capture_output=True, text=True)
+
+    def test_layernorm_takes_leading_axes(self):
+        x, xv = self.floats("x", (2, 7, 4097))
+        w, wv = self.floats("w", (4097,))
+        b, bv = self.floats("b", (4097,))
+        out = os.path.join(self.dir.name, "out.npy")
+        done = self.run_halogen("run", "layernorm", "--input", f"x={x}", "--input", f"weight={w}",
+                                "--input", f"bias={b}", "--output", out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        shape, got = read_npy(out)
+        self.assertEqual(shape, (2, 7, 4097))
+        D = 4097
+        for row in (0, 5, 13):
+            r = xv[row * D:(row + 1) * D]
+            mean = sum(r) / D
+            var = sum((v - mean) ** 2 for v in r) / D
+            for d in (0, 1, 2048, 4096):
+                want = (r[d] - mean) / math.sqrt(var + 1e-5) * wv[d] + bv[d]
+                self.assertAlmostEqual(got[row * D + d], want, delta=1e-4)
+
+    def test_groupnorm_takes_nchw(self):
+        x, xv = self.floats("x", (2, 64, 3, 5))
+        w, wv = self.floats("w", (64,))
+        b, bv = self.floats("b", (64,))
+        out = os.path.join(self.dir.name, "out.npy")
+        done = self.run_halogen("run", "groupnorm", "--input", f"x={x}", "--input", f"weight={w}",
+                                "--input", f"bias={b}", "--output", out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        shape, got = read_npy(out)
+        self.assertEqual(shape, (2, 64, 3, 5))
+        group = 2 * 15   # 64 / 32 channels of 3 x 5
+        for g in (0, 31, 45):
+            vals = xv[g * group:(g + 1) * group]
+            mean = sum(vals) / group
+            var = sum((v - mean) ** 2 for v in vals) / group
+            k = g * group + 17
+            c = (k // 15) % 64
+            want = (xv[k] - mean) / math.sqrt(var + 1e-5) * wv[c] + bv[c]
+            self.assertAlmostEqual(got[k], want, delta=1e-4)
+
+    def test_embedding_takes_ids_of_any_rank(self):
+        ids = os.path.join(self.dir.name, "ids.npy")
+        write_npy(ids, "i4", (2, 3), [0, 4, 2, 9, 1, 3])
+        w, wv = self.floats("w", (5, 8))
+        out = os.path.join(self.dir.name, "out.npy")
+        done = self.run_halogen("run", "embedding", "--input", f"ids={ids}", "--input", f"weight={w}",
+                                "--output", out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        shape, got = read_npy(out)
+        self.assertEqual(shape, (2, 3, 8))
+        self.assertAlmostEqual(got[1 * 8 + 3], wv[4 * 8 + 3])
+        self.assertEqual(got[3 * 8:4 * 8], (0.0,) * 8)   # id 9 is outside [0, 5): a zero row
+
+    def one_line_error(self, done, *words):
+        self.assertNotEqual(done.returncode, 0)
+        lines = done.stderr.strip().split("\n")
+        self.assertEqual(len(lines), 1, done.stderr)
+        self.assertTrue(lines[0].startswith("halogen: "), lines[0])
+        for w in words:
+            self.assertIn(w, lines[0])
+
+    def test_a_rank_it_cannot_take_states_the_layout(self):
+        x, _ = self.floats("x", (4, 4))
+        w, _ = self.floats("w", (4, 1))
+        out = os.path.join(self.dir.name, "out.npy")
+        done = self.run_halogen("run", "rmsnorm", "--input", f"x={x}", "--input", f"weight={w}", "--output", out)
+        self.one_line_error(done, "input 'weight'", "[4, 1]", "expected [D]", "rank 2, expected rank 1")
+
+    def test_the_tensor_that_does_not_fit_is_blamed(self):
+        x, _ = self.floats("x", (2, 7, 4097))
+        w, _ = self.floats("w", (4097,))
+        b, _ = self.floats("b", (7,))
+        out = os.path.join(self.dir.name, "out.npy")
+        done = self.run_halogen("run", "layernorm", "--input", f"x={x}", "--input", f"weight={w}",
+                                "--input", f"bias={b}", "--output", out)
+        self.one_line_error(done, "input 'bias'", "[7]", "[D] = [4097]", "from input 'x' axis 2")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""The layers of halogen point one way: this reads every #include of the source tree and fails on
+one that climbs from a lower layer to a higher one (docs/architecture.md draws them).
+
+    frontend/              graph IR, nn layer, grouping, interpreter, contracts   no Halide, no LLVM
+    halide_gen/runtime/    the run path, AOT entries, thread pool, host caches    Halide's run-time headers only
+    halide_gen/compiler/   lowering, recipes, pipelines, JIT, autoschedulers      Halide
+    schedules/             the families: homes, registry, kernels, AOT build      a home never includes another
+    cli/, perf/            the programs on top                                    neither includes the other
+
+    tests/layers/check_layers.py [--root DIR]     exit 1 and one line per wrong-way include
+"""
+
+import argparse
+import os
+import re
+import sys
+
+SOURCES = (".h", ".cpp", ".in")
+INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
+
+# Each layer, lowest first, with the layers (path prefixes) it may include.
+LAYERS = [
+    ("frontend/", ["frontend/"]),
+    ("halide_gen/runtime/", ["frontend/", "halide_gen/runtime/"]),
+    ("halide_gen/compiler/", ["frontend/", "halide_gen/runtime/", "halide_gen/compiler/"]),
+    ("schedules/", ["frontend/", "halide_gen/", "schedules/"]),
+    ("cli/", ["frontend/", "halide_gen/", "schedules/", "cli/"]),
+    ("perf/", ["frontend/", "halide_gen/", "schedules/", "perf/"]),
+]
+# System headers a layer must not include: frontend knows nothing of Halide or LLVM; the run time
+# only Halide's run-time headers (HalideBuffer.h, HalideRuntime.h), not the compiler's Halide.h.
+FORBIDDEN_SYSTEM = {
+    "frontend/": re.compile(r"^(Halide|llvm/)"),
+    "halide_gen/runtime/": re.compile(r"^(Halide\.h|Halide[A-Z][A-Za-z]*Generator|llvm/)"),
+}
+HOMES = "schedules/"   # schedules/<home>/ files include no other home
+
+
+def layer_of(path):
+    for prefix, allowed in LAYERS:
+        if path.startswith(prefix):
+            return prefix, allowed
+    return None, None
+
+
+def home_of(path):
+    """The family home of a path under schedules/ ("schedules/norms/"), or None for its root files."""
+    parts = path.split("/")
+    if len(parts) > 2 and parts[0] == "schedules" and parts[1] != "aot":
+        return "schedules/" + parts[1] + "/"
+    return None
+
+
+def violations(root):
+    found = []
+    for prefix, _ in LAYERS:
+        top = os.path.join(root, prefix)
+        for dirpath, _, files in os.walk(top):
+            for name in sorted(files):
+                if not name.endswith(SOURCES):
+                    continue
+                full = os.path.join(dirpath, name)
+                path = os.path.relpath(full, root).replace(os.sep, "/")
+                layer, allowed = layer_of(path)
+                with open(full, encoding="utf-8", errors="replace") as f:
+                    for number, line in enumerate(f, 1):
+                        m = INCLUDE.match(line)
+                        if not m:
+                            continue
+                        kind, target = m.groups()
+                        where = f"{path}:{number}: #include {kind}{target}{'>' if kind == '<' else kind}"
+                        forbidden = FORBIDDEN_SYSTEM.get(layer)
+                        if kind == "<":
+                            if forbidden and forbidden.match(target):
+                                found.append(f"{where}: {layer} may not include it")
+                            continue
+                        target_layer, _ = layer_of(target)
+                        if target_layer is None:
+                            continue   # a generated header beside a library, a test's own file
+                        if not any(target.startswith(a) for a in allowed):
+                            found.append(f"{where}: {layer} sits below {target_layer}")
+                        own, other = home_of(path), home_of(target)
+                        if own and other and own != other:
+                            found.append(f"{where}: the family home {own} includes another home, {other}")
+    return found
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--root", default=os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", ".."))
+    args = p.parse_args(argv)
+    found = violations(os.path.realpath(args.root))
+    for v in found:
+        print(v)
+    if found:
+        print(f"check_layers: {len(found)} include(s) point the wrong way")
+        return 1
+    print("check_layers: every include points down")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

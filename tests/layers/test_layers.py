@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""tests/layers/check_layers.py passes on the tree as it is and fails on each kind of wrong-way
+include planted into a copy of it."""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.realpath(__file__))
+ROOT = os.path.realpath(os.path.join(HERE, "..", ".."))
+CHECK = os.path.join(HERE, "check_layers.py")
+FOLDERS = ["frontend", "halide_gen", "schedules", "cli", "perf"]
+
+
+def check(root):
+    return subprocess.run([sys.executable, "-B", CHECK, "--root", root], capture_output=True, text=True)
+
+
+class Layers(unittest.TestCase):
+    def test_the_tree_points_one_way(self):
+        done = check(ROOT)
+        self.assertEqual(done.returncode, 0, done.stdout)
+
+    def plant(self, path, line):
+        """A copy of the source folders with `line` added to `path`; the checker's output on it."""
+        with tempfile.TemporaryDirectory() as tmp:
+            for folder in FOLDERS:
+                shutil.copytree(os.path.join(ROOT, folder), os.path.join(tmp, folder),
+                                ignore=shutil.ignore_patterns("__pycache__", "runs", "*.json", "*.svg"))
+            full = os.path.join(tmp, path)
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            with open(full, "a", encoding="utf-8") as f:
+                f.write("\n" + line + "\n")
+            return check(tmp)
+
+    def assert_caught(self, path, line, words):
+        done = self.plant(path, line)
+        self.assertEqual(done.returncode, 1, done.stdout)
+        self.assertIn(path, done.stdout)
+        for w in words:
+            self.assertIn(w, done.stdout)
+
+    def test_frontend_including_the_compiler_fails(self):
+        self.assert_caught("frontend/graph.h", '#include "halide_gen/compiler/lower.h"', ["sits below"])
+
+    def test_frontend_including_halide_fails(self):
+        self.assert_caught("frontend/dim.cpp", "#include <Halide.h>", ["may not include"])
+
+    def test_runtime_including_the_compiler_fails(self):
+        self.assert_caught("halide_gen/runtime/kernel_call.cpp", '#include "halide_gen/compiler/program.h"',
+                           ["sits below halide_gen/compiler/"])
+
+    def test_runtime_including_halide_h_fails(self):
+        self.assert_caught("halide_gen/runtime/aot_kernel.cpp", "#include <Halide.h>", ["may not include"])
+
+    def test_compiler_including_a_family_fails(self):
+        self.assert_caught("halide_gen/compiler/pipeline.cpp", '#include "schedules/registry.h"',
+                           ["sits below schedules/"])
+
+    def test_a_home_including_another_home_fails(self):
+        self.assert_caught("schedules/norms/family.cpp", '#include "schedules/conv/conv.h"',
+                           ["includes another home"])
+
+    def test_a_family_including_the_programs_fails(self):
+        self.assert_caught("schedules/kernel.cpp", '#include "cli/compare.h"', ["sits below cli/"])
+
+    def test_perf_and_cli_stay_apart(self):
+        self.assert_caught("perf/cases.cpp", '#include "cli/compare.h"', ["sits below cli/"])
+
+
+if __name__ == "__main__":
+    unittest.main()

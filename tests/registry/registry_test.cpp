@@ -1,0 +1,103 @@
+// The registry (schedules/registry.def) is the one list of families and variants, and everything
+// else is made from it: every family x variant is an AOT kernel the build made (and nothing else
+// is), runs on its family's tiny case with the interpreter's numbers, is listed by `halogen run
+// --help`, and is covered by `halogen compare`'s cases and by perf's grid and goals.
+#include <array>
+#include <cstdio>
+#include <memory>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "perf/cases.h"
+#include "schedules/aot/aot_kernels.h"
+#include "schedules/kernel.h"
+#include "schedules/reference.h"
+#include "schedules/registry.h"
+#include "tests/support/harness.h"
+
+namespace halogen {
+namespace {
+
+TEST(Registry, EveryVariantIsAnAotKernelAndNothingElseIs) {
+    std::set<std::pair<std::string, std::string>> registered, built;
+    for (const Family &f : families()) {
+        for (const Variant &v : variants_of(f.name)) registered.insert({f.name, v.name});
+    }
+    for (const AotKernel &k : aot_kernels()) built.insert({k.family, k.variant});
+    EXPECT_EQ(registered, built);
+    EXPECT_GE(registered.size(), 8u * 5);
+}
+
+TEST(Registry, EveryVariantRunsOnItsFamilysTinyCase) {
+    for (const Family &f : families()) {
+        int tiny = 0;
+        for (const Case &c : f.cases({})) {
+            if (!c.uses.count("tiny")) continue;
+            ++tiny;
+            CaseInputs in = c.make();
+            const Array want = interpret_call(f, in.refs);
+            for (const Variant &v : variants_of(f.name)) {
+                Array got(want.dtype(), in.out_shape);
+                FamilyKernel::aot(f.name, v.name).run(in.refs, got.ref());
+                EXPECT_TRUE(testing::arrays_near(want, got, 1e-4, 1e-4)) << f.name << " " << v.name;
+            }
+        }
+        EXPECT_EQ(tiny, 1) << f.name;
+    }
+}
+
+// `halogen run --help`, as a user reads it.
+std::string run_help() {
+    std::string out;
+    std::unique_ptr<FILE, int (*)(FILE *)> p(popen(HALOGEN_CLI " run --help", "r"), pclose);
+    if (!p) return out;
+    std::array<char, 4096> chunk;
+    while (std::size_t n = fread(chunk.data(), 1, chunk.size(), p.get())) out.append(chunk.data(), n);
+    return out;
+}
+
+TEST(Registry, RunHelpListsEveryFamilyAndVariant) {
+    const std::string help = run_help();
+    ASSERT_FALSE(help.empty());
+    for (const Family &f : families()) {
+        const std::size_t at = help.find("  " + f.name + " ");
+        ASSERT_NE(at, std::string::npos) << f.name << " in\n" << help;
+        const std::string paragraph = help.substr(at, help.find("variants:", at) - at);
+        EXPECT_NE(paragraph.find(f.contract.describe()), std::string::npos) << f.name;
+        const std::string variants = help.substr(help.find("variants:", at), help.find('\n', help.find("variants:", at)) -
+                                                                                   help.find("variants:", at));
+        for (const Variant &v : variants_of(f.name)) {
+            EXPECT_NE(variants.find(" " + v.name), std::string::npos) << f.name << " " << v.name << " in " << variants;
+        }
+    }
+}
+
+TEST(Registry, CompareAndPerfCoverEveryFamilyAndVariant) {
+    std::map<std::string, std::set<std::string>> grid, goals;
+    for (const perf::BenchCase &b : perf::benchmark_grid(false)) {
+        grid[b.family()].insert(b.variants.begin(), b.variants.end());
+    }
+    for (const perf::BenchCase &b : perf::goals_grid()) goals[b.family()].insert(b.variants.begin(), b.variants.end());
+    for (const Family &f : families()) {
+        int compare = 0;
+        for (const Case &c : f.cases({})) compare += c.uses.count("compare");
+        EXPECT_GE(compare, 1) << f.name << " has no case halogen compare runs";
+        std::set<std::string> all;
+        for (const Variant &v : variants_of(f.name)) all.insert(v.name);
+        EXPECT_EQ(grid[f.name], all) << f.name << ": perf's grid times every variant";
+        EXPECT_EQ(goals[f.name], std::set<std::string>{default_variant(f.name).name}) << f.name;
+        EXPECT_NO_THROW(perf::tiny_case(f.name)) << f.name;
+    }
+}
+
+TEST(Registry, NamesAreTypedErrors) {
+    EXPECT_THROW(find_family("conv4d"), Error);
+    EXPECT_THROW(find_variant("embedding", "fused"), Error);
+    EXPECT_THROW(select_families("pooling"), Error);
+    EXPECT_EQ(select_families("norms").size(), 4u);
+    EXPECT_EQ(select_families("all").size(), families().size());
+}
+
+}  // namespace
+}  // namespace halogen
