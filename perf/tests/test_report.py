@@ -1,7 +1,8 @@
 """Tests of perf/report on a hand-made run (fixtures/sample_run.json; its numbers are not
 measurements): the header, table cells, goal verdicts (PASS, FAIL, NOT MEASURED), skipped cells,
 a re-run file overriding a benchmark, paired goals, a table for a family the report has never
-seen, the page's length, and, when matplotlib imports, the SVG plots. Standard library only.
+seen, the page's length, and, when matplotlib imports, the SVG plots. The kept run of perf/runs/
+is checked by test_kept_run.py, which this module runs too. Standard library only.
 
     /usr/bin/python3 -B perf/tests/test_report.py                                 # from anywhere
     /usr/bin/python3 -B -m unittest discover -s perf/tests -p test_report.py      # from the root
@@ -23,6 +24,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPORT = os.path.join(HERE, "..", "report")
 FIXTURE = os.path.join(HERE, "fixtures", "sample_run.json")
 HAVE_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
+
+from test_kept_run import KeptRun  # noqa: E402,F401  (perf.report runs the kept run's tests too)
 
 
 def run_report(directory, runs, *options):
