@@ -97,11 +97,6 @@ def cache_distance(a: List[dict], b: List[dict]) -> float:
                for k in set(sa) | set(sb))
 
 
-def machine_key(ctx: dict) -> str:
-    """The CPU count and caches a run's Google Benchmark context reports, for messages."""
-    return f"{ctx.get('num_cpus', '?')} CPUs, caches {describe_caches(ctx.get('caches', []))}"
-
-
 def cache_list(ctx: dict) -> List[dict]:
     """The caches of a run's context, as a baseline records them."""
     return [{k: c[k] for k in ("type", "level", "size", "num_sharing") if k in c} for c in ctx.get("caches", [])]

@@ -130,11 +130,6 @@ def writes_output(result: Result) -> bool:
     return not (result.op.startswith("reorder") or "own layout" in result.op)
 
 
-def computes_case(result: Result) -> bool:
-    """False for a peer's reorder: it moves data for another op and is no rival of the case's kernels."""
-    return not result.op.startswith("reorder")
-
-
 def best_peer(rows: List[Result]) -> Optional[Result]:
     """The fastest peer op among rows (one case, one thread count) that writes the output."""
     peers = [r for r in rows if r.is_peer and r.ok and writes_output(r)]

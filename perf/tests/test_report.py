@@ -332,7 +332,7 @@ class Inputs(unittest.TestCase):
     @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib does not import in this interpreter")
     def test_plots_of_a_streaming_sweep(self):
         # A sweep's gathers are named by their entry, so the tokens plot has no line to draw: it is
-        # left out (it used to fail on an empty legend) and the norms plot is still drawn.
+        # left out rather than drawn empty, and the norms plot is still drawn.
         gather, norm = "embedding:V=128256,D=4096,T=128,ids=hot", "layernorm:1x128x4096"
         rows = [e for case, impl in ((gather, "halogen:gather"), (norm, "halogen:fused"))
                 for suffix, times in ((" (cached stores)", [0.05, 0.06, 0.05]), (" (streaming stores)", [0.08] * 3))
