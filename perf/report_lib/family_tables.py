@@ -5,7 +5,7 @@ limit and speed against that peer."""
 
 import re
 from collections import Counter
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 from . import markdown as md
 from .metrics import (Limits, best_peer, family_of, fraction_of_limit, group_of, group_order, group_title,
@@ -30,7 +30,7 @@ def groups(runs: Runs) -> Dict[str, List[str]]:
     return {g: sorted(found[g], key=natural) for g in sorted(found, key=group_order)}
 
 
-def time_cell(result: Result, bold: bool) -> str:
+def time_cell(result: Optional[Result], bold: bool) -> str:
     if result is None:
         return "–"
     if not result.ok:
@@ -39,7 +39,7 @@ def time_cell(result: Result, bold: bool) -> str:
     return f"**{md.sig(result.best_ms)}**" if bold else md.sig(result.best_ms)
 
 
-def fastest(results: List[Result]) -> Result:
+def fastest(results: List[Optional[Result]]) -> Optional[Result]:
     timed = [r for r in results if r is not None and r.ok]
     return min(timed, key=lambda r: r.best_ms) if timed else None
 
@@ -83,8 +83,7 @@ def group_table(runs: Runs, limits: Limits, cases: List[str]) -> str:
                         + [f"`{peer.impl}`" if peer else "–", md.sig(peer.best_ms) if peer else "–",
                            f"{md.sig(measured[0])} {measured[1]}" if measured else "–", percent,
                            md.ratio(speedup(peer, best)) if best else "–"])
-    numbers = range(1, len(headers))
-    text = md.table(headers, body, right=[i for i in numbers if headers[i] not in ("best peer",)])
+    text = md.table(headers, body, right=[i for i in range(1, len(headers)) if headers[i] != "best peer"])
     failures = peer_failures(runs, cases)
     if failures:
         text += "\nPeers without a time:\n\n" + "\n".join(failures) + "\n"
