@@ -78,6 +78,7 @@ def choose(baselines: List[Baseline], kind: dict, caches: List[dict]) -> Optiona
 
 def write_baseline(path: str, kind: dict, context: dict, caches: List[dict], ratios: Dict[str, dict],
                    written_by: str) -> None:
+    """Writes the ratios to 4 significant digits (a slow variant's ratio can be 1e-5)."""
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path, "w") as f:
         json.dump({"written_by": written_by, "date": datetime.date.today().isoformat(),
@@ -85,7 +86,7 @@ def write_baseline(path: str, kind: dict, context: dict, caches: List[dict], rat
                    "machine": f"{describe_kind(kind)}, caches {describe_caches(caches)}",
                    "host": f"{context.get('num_cpus', '?')} CPUs, {context.get('mhz_per_cpu', '?')} MHz",
                    "peers": context.get("peers", ""),
-                   "ratios": {k: round(v["ratio"], 4) for k, v in sorted(ratios.items())}}, f, indent=1)
+                   "ratios": {k: float(f"{v['ratio']:.4g}") for k, v in sorted(ratios.items())}}, f, indent=1)
         f.write("\n")
 
 

@@ -254,6 +254,10 @@ class Baselines(unittest.TestCase):
         self.assertEqual(written.kind, machine.parse_cpuinfo(INTEL_SPR))
         self.assertEqual(written.caches, self.context["caches"])
         self.assertEqual(set(written.ratios), set(self.ratios))
+        # 4 significant digits, also of the tiny ratios of the slowest variants (1e-5 and less)
+        for key, ratio in self.ratios.items():
+            self.assertAlmostEqual(written.ratios[key] / ratio["ratio"], 1.0, delta=1e-3, msg=key)
+        self.assertLess(min(r["ratio"] for r in self.ratios.values()), 1e-4)
 
     def test_every_committed_baseline_sits_under_its_kinds_name(self):
         directory = os.path.join(HERE, "..", "baselines")
