@@ -2,9 +2,10 @@
 # The full benchmark run by hand (the README's two commands stay run.sh and test.sh): installs the
 # optional peers too (Debian's libtorch-dev; oneDNN comes with setup.sh) and matplotlib for the
 # plots, builds, runs halogen_perf over the whole grid at 1 and 2 threads, then the goals in nine
-# paired rounds over three sets of buffers (halogen_perf --goals, perf/README.md), and writes docs/perf.md and docs/perf/*.svg:
-# tables and plots from the grid, goals from the paired run. Takes 20 to 35 minutes; run it on a
-# quiet machine.
+# paired rounds over three sets of buffers (halogen_perf --goals, perf/README.md), keeps the two
+# runs in perf/runs/ in place of the ones there (slimmed: perf/runs/ holds the one run docs/perf.md
+# comes from, at most 2 MB), and writes docs/perf.md and docs/perf/*.svg: tables and plots from
+# the grid, goals from the paired run. Takes 20 to 35 minutes; run it on a quiet machine.
 #   scripts/perf.sh                       # the whole grid
 #   scripts/perf.sh --benchmark_filter=conv   # a part of it (halogen_perf's flags pass through)
 set -euo pipefail
@@ -15,8 +16,13 @@ if [ -f "$HALOGEN_BUILD/CMakeCache.txt" ]; then
   cmake "$HALOGEN_BUILD" >/dev/null   # a peer installed since the last configure is found now
 fi
 halogen_build
-run="$HALOGEN_BUILD/perf/run.json" goals="$HALOGEN_BUILD/perf/goals.json"
+run="$(realpath -m "$HALOGEN_BUILD/perf/run.json")" goals="$(realpath -m "$HALOGEN_BUILD/perf/goals.json")"
 "$HALOGEN_BUILD/perf/halogen_perf" --benchmark_out="$run" --benchmark_out_format=json "$@"
 "$HALOGEN_BUILD/perf/halogen_perf" --goals --repetitions 9 --placements 3 --benchmark_out="$goals" "$@"
-/usr/bin/python3 "$HALOGEN_ROOT/perf/report" "$run" --goals "$goals" --notes "$HALOGEN_ROOT/perf/notes.md" \
-  --out "$HALOGEN_ROOT/docs/perf.md" --plots "$HALOGEN_ROOT/docs/perf"
+commit="$(git -C "$HALOGEN_ROOT" rev-parse --short HEAD)"
+cd "$HALOGEN_ROOT"
+rm -f perf/runs/*.json
+/usr/bin/python3 perf/slim_run "$run" --out "perf/runs/full-$commit.json"
+/usr/bin/python3 perf/slim_run "$goals" --out "perf/runs/goals-$commit.json"
+/usr/bin/python3 perf/report "perf/runs/full-$commit.json" --goals "perf/runs/goals-$commit.json" \
+  --out docs/perf.md --plots docs/perf

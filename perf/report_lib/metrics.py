@@ -1,6 +1,8 @@
 """Figures derived from Results: rates, the machine's limits, the limit a row is measured against,
-the best peer of a case, and the case parameters (embedding's V, D, T, ids)."""
+the best peer of a case, the case parameters (embedding's V, D, T, ids), and the group (table) a
+family belongs to."""
 
+import re
 from typing import Dict, List, Optional, Tuple
 
 from .runs import Result, Runs
@@ -12,18 +14,34 @@ HALOGEN_ORDER = ("onehot", "onehot_permuted", "onehot_inline", "gather", "naive"
                  "adams2019", "mullapudi2016", "li2018")
 KIND_ORDER = ("halogen", "libtorch", "onednn")
 TOKENS_SWEEP = {"V": "128256", "D": "4096"}   # the embedding cases of the tokens sweep
+GROUP_TITLES = {"embedding": "Embedding", "norms": "Norms", "conv": "Convolution"}
 
 
-def section_of(family: str) -> str:
+def group_of(family: str) -> str:
+    """The table a family's cases go in, from the family named in the benchmark: the norms share
+    one ("norms"), conv1d/2d/3d one ("conv"), the machine's limits theirs ("limits"); any other
+    family (embedding, matmul, attention, ...) is a group of its own, named after it."""
     if family == "limit":
         return "limits"
-    if family == "embedding":
-        return "embedding"
     if family in NORMS:
         return "norms"
-    if family.startswith("conv"):
+    if re.fullmatch(r"conv\d*d?", family):
         return "conv"
-    return "other"
+    return family
+
+
+def group_title(group: str) -> str:
+    return GROUP_TITLES.get(group, group[:1].upper() + group[1:])
+
+
+def group_order(group: str):
+    """Sort key of groups: the known ones first, in GROUP_TITLES' order, then the others by name."""
+    known = list(GROUP_TITLES)
+    return (known.index(group) if group in known else len(known), group)
+
+
+def family_of(case: str) -> str:
+    return case.split(":", 1)[0]
 
 
 def impl_order(impl: str):
@@ -110,11 +128,6 @@ def writes_output(result: Result) -> bool:
     if result.writes_output is not None:
         return result.writes_output
     return not (result.op.startswith("reorder") or "own layout" in result.op)
-
-
-def computes_case(result: Result) -> bool:
-    """False for a peer's reorder: it moves data for another op and is no rival of the case's kernels."""
-    return not result.op.startswith("reorder")
 
 
 def best_peer(rows: List[Result]) -> Optional[Result]:

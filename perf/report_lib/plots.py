@@ -9,7 +9,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 
-from .metrics import Limits, case_params, impl_order, in_tokens_sweep, rate, section_of  # noqa: E402
+from .family_tables import groups, main_limit  # noqa: E402
+from .metrics import Limits, case_params, impl_order, in_tokens_sweep, rate  # noqa: E402
 from .runs import Result, Runs  # noqa: E402
 
 THREADS = (1, 2)
@@ -111,19 +112,20 @@ def vocab_plots(runs: Runs, directory: str) -> List[str]:
     return names
 
 
-def bars_plot(runs: Runs, limits: Limits, directory: str, section: str, limit: str, name: str,
-              log: bool) -> Optional[str]:
-    """Rate of every implementation of each case of a section, bars per thread count, the limit as
-    a horizontal line per thread count."""
-    cases = [c for c in runs.cases() if section_of(c.split(":", 1)[0]) == section]
+def bars_plot(runs: Runs, limits: Limits, directory: str, group: str, cases: List[str]) -> Optional[str]:
+    """Rate of every implementation of each case of a group, bars per thread count, the group's
+    machine limit as a horizontal line per thread count. GFLOP/s on a log scale (a compute-bound
+    family's naive loops run orders of magnitude behind its tiled kernel), GB/s on a linear one
+    (a memory-bound kernel is read against its bandwidth limit)."""
     if not cases:
         return None
+    limit = main_limit([r for c in cases for r in runs.of_case(c) if r.kind == "halogen"])
+    unit = "GFLOP/s" if limit == "fma" else "GB/s"
     columns = 2 if len(cases) > 2 else 1
     rows_of_axes = (len(cases) + columns - 1) // columns
     fig, axes = plt.subplots(rows_of_axes, columns, figsize=(7, 2.5 * rows_of_axes), squeeze=False)
     for ax in axes.flat[len(cases):]:
         ax.set_visible(False)
-    unit = "GFLOP/s" if limit == "fma" else "GB/s"
     for ax, case in zip(axes.flat, cases):
         rows = [r for r in runs.of_case(case) if rate(r) is None or rate(r)[1] == unit]
         impls = sorted({r.impl for r in rows}, key=impl_order)
@@ -145,10 +147,10 @@ def bars_plot(runs: Runs, limits: Limits, directory: str, section: str, limit: s
         ax.set_xticklabels([i.replace("halogen:", "") for i in impls], rotation=30, ha="right")
         ax.set_title(case)
         ax.set_ylabel(unit)
-        if log:
+        if unit == "GFLOP/s":
             ax.set_yscale("log")
     legend_below(fig, axes)
-    return save(fig, directory, name)
+    return save(fig, directory, f"{group}.svg")
 
 
 def rate_of(result: Optional[Result]) -> Optional[float]:
@@ -157,11 +159,14 @@ def rate_of(result: Optional[Result]) -> Optional[float]:
 
 
 def draw_all(runs: Runs, limits: Limits, directory: str) -> Dict[str, List[str]]:
-    """Every plot; returns file names by the section that embeds them."""
+    """Every plot; returns file names by the group (family_tables.groups) whose section embeds them:
+    embedding's by tokens and by vocabulary, every other group's bars."""
     os.makedirs(directory, exist_ok=True)
+    drawn: Dict[str, List[Optional[str]]] = {}
     with plt.rc_context(STYLE):
-        drawn = {"embedding_tokens": [tokens_plot(runs, directory)],
-                 "embedding_vocab": vocab_plots(runs, directory),
-                 "conv": [bars_plot(runs, limits, directory, "conv", "fma", "conv.svg", log=True)],
-                 "norms": [bars_plot(runs, limits, directory, "norms", "stream", "norms.svg", log=False)]}
+        for group, cases in groups(runs).items():
+            if group == "embedding":
+                drawn[group] = [tokens_plot(runs, directory)] + vocab_plots(runs, directory)
+            else:
+                drawn[group] = [bars_plot(runs, limits, directory, group, cases)]
     return {key: [n for n in names if n] for key, names in drawn.items()}

@@ -57,8 +57,8 @@ class Check:
 def regressions(checks: List[Check], tolerance: float) -> List[Check]:
     """The checks of every kernel that got worse past `tolerance` against each reference measured
     for it now. A kernel that got slower moves all of its ratios; a peer library or a machine limit
-    that swings on a noisy machine moves only the ratios against it (the copy limit steady while
-    index_select alone ran 27 % faster failed a CI run), so one ratio alone is not a regression."""
+    that swings on a noisy machine moves only the ratios against it, so one ratio alone is not a
+    regression."""
     by_kernel: Dict[str, List[Check]] = {}
     for c in checks:
         if c.slowdown is not None:
@@ -69,8 +69,8 @@ def regressions(checks: List[Check], tolerance: float) -> List[Check]:
 def suspects(checks: List[Check], tolerance: float) -> List[Check]:
     """The checks of every kernel worse past `tolerance` against at least one reference: what a
     check re-measures before it judges. One worse ratio alone is no regression, but it means the
-    kernel or that reference swung, and a swing either way can hide a real slowdown (a slow stream
-    limit in the run, or a slow kernel in the baseline, hid a planted 2x one in CI)."""
+    kernel or that reference swung, and a swing either way can hide a real slowdown (a slow limit in
+    the run, or a slow kernel in the baseline, narrows the gap a slower kernel opens)."""
     worse = {c.kernel for c in checks if c.regressed(tolerance)}
     return [c for c in checks if c.kernel in worse and c.slowdown is not None]
 

@@ -1,0 +1,101 @@
+"""One compact table per group of families (metrics.group_of: embedding, norms, conv, and any
+family a run adds, such as matmul or attention): a row per case and thread count, the best time
+of every halogen variant, the best peer, and the fastest variant's rate, share of the machine
+limit and speed against that peer."""
+
+import re
+from collections import Counter
+from typing import Dict, List, Optional
+
+from . import markdown as md
+from .metrics import (Limits, best_peer, family_of, fraction_of_limit, group_of, group_order, group_title,
+                      impl_order, limit_name, rate, speedup)
+from .runs import Result, Runs
+
+BUDGET = re.compile(r"skipped: about (\S+) s per call, over the \S+ s budget")
+
+
+def natural(text: str):
+    """Sort key that orders the numbers in a case name by value (T=16 before T=128)."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
+
+
+def groups(runs: Runs) -> Dict[str, List[str]]:
+    """Cases by group, groups in group_order, cases by family and then by their numbers."""
+    found: Dict[str, List[str]] = {}
+    for case in runs.cases():
+        group = group_of(family_of(case))
+        if group != "limits":
+            found.setdefault(group, []).append(case)
+    return {g: sorted(found[g], key=natural) for g in sorted(found, key=group_order)}
+
+
+def time_cell(result: Optional[Result], bold: bool) -> str:
+    if result is None:
+        return "–"
+    if not result.ok:
+        budget = BUDGET.fullmatch(result.error or "")
+        return f"skipped (about {budget.group(1)} s)" if budget else (result.error or "failed")
+    return f"**{md.sig(result.best_ms)}**" if bold else md.sig(result.best_ms)
+
+
+def fastest(results: List[Optional[Result]]) -> Optional[Result]:
+    timed = [r for r in results if r is not None and r.ok]
+    return min(timed, key=lambda r: r.best_ms) if timed else None
+
+
+def main_limit(results: List[Result]) -> str:
+    names = Counter(limit_name(r) for r in results if limit_name(r))
+    return names.most_common(1)[0][0] if names else "limit"
+
+
+def peer_failures(runs: Runs, cases: List[str]) -> List[str]:
+    """A line per peer that gave no time (a mismatch, an error), which the best-peer column hides."""
+    lines = []
+    for case in cases:
+        for r in sorted(runs.of_case(case), key=lambda r: (r.threads, impl_order(r.impl))):
+            if r.is_peer and not r.ok:
+                lines.append(f"- `{case}` t{r.threads} `{r.impl}`: {r.error or 'no time'}")
+    return lines
+
+
+def group_table(runs: Runs, limits: Limits, cases: List[str]) -> str:
+    rows_of = {case: runs.of_case(case) for case in cases}
+    variants = sorted({r.impl for rows in rows_of.values() for r in rows if r.kind == "halogen"}, key=impl_order)
+    one_family = len({family_of(c) for c in cases}) == 1
+    limit = main_limit([r for rows in rows_of.values() for r in rows if r.kind == "halogen"])
+    headers = (["case", "t"] + [v.split(":", 1)[1] for v in variants]
+               + ["best peer", "peer ms", "rate", f"% of {limit}", "× best peer"])
+    body = []
+    for case in cases:
+        label = case.split(":", 1)[1] if one_family and ":" in case else case
+        for threads in sorted({r.threads for r in rows_of[case]}):
+            results = [runs.get(case, v, threads) for v in variants]
+            best = fastest(results)
+            peer = best_peer(runs.of_case(case, threads))
+            measured = rate(best) if best else None
+            fraction = fraction_of_limit(best, limits) if best else None
+            percent = md.percent(fraction[0]) if fraction else "–"
+            if fraction and fraction[1] != limit:
+                percent += f" of {fraction[1]}"
+            body.append([f"`{label}`", str(threads)]
+                        + [time_cell(r, r is best) for r in results]
+                        + [f"`{peer.impl}`" if peer else "–", md.sig(peer.best_ms) if peer else "–",
+                           f"{md.sig(measured[0])} {measured[1]}" if measured else "–", percent,
+                           md.ratio(speedup(peer, best)) if best else "–"])
+    text = md.table(headers, body, right=[i for i in range(1, len(headers)) if headers[i] != "best peer"])
+    failures = peer_failures(runs, cases)
+    if failures:
+        text += "\nPeers without a time:\n\n" + "\n".join(failures) + "\n"
+    return text
+
+
+def images(paths: List[str], title: str) -> str:
+    return "".join(f"![{title}]({path})\n\n" for path in paths)
+
+
+def sections(runs: Runs, limits: Limits, plots: Dict[str, List[str]]) -> List[str]:
+    """A section per group: its title, its plots, its table."""
+    return [f"## {group_title(group)}\n\n" + images(plots.get(group, []), group_title(group))
+            + group_table(runs, limits, cases)
+            for group, cases in groups(runs).items()]
