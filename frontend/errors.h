@@ -19,5 +19,7 @@ struct ViewError : Error { using Error::Error; };     // a bad reshape, permutat
 struct BindingError : Error { using Error::Error; };  // a symbolic dim left unbound or bound badly
 struct BufferError : Error { using Error::Error; };   // a caller buffer that does not fit its tensor
 struct GraphError : Error { using Error::Error; };    // a malformed graph: cycle, dangling input, ...
+struct FormatError : Error { using Error::Error; };   // a model file (safetensors, checkpoint index) that is malformed
+struct ConfigError : Error { using Error::Error; };   // a model config that is malformed or not supported
 
 }  // namespace halogen
