@@ -52,7 +52,7 @@ struct SafetensorsTensor {
     const uint8_t *data = nullptr;
 
     uint64_t bytes() const { return end - begin; }
-    int64_t numel() const;                // product of the shape (validated not to overflow)
+    int64_t numel() const;                // product of the shape: 0 with any zero extent, else it fits (validated)
 };
 
 // A validated header. `tensors` are in file order (by offset).

@@ -418,6 +418,9 @@ std::optional<SafetensorsDType> parse_safetensors_dtype(std::string_view name) {
 int safetensors_dtype_bits(SafetensorsDType t) { return row_of(t).bits; }
 
 int64_t SafetensorsTensor::numel() const {
+    // A zero extent makes the count 0 even when the other extents' product would not fit int64
+    // (the reference accepts e.g. [2^32 - 2^27, 2^32, 0]); without one, validation has bounded it.
+    if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return 0;
     int64_t n = 1;
     for (int64_t d : shape) n *= d;
     return n;

@@ -322,6 +322,12 @@ TEST(SafetensorsRead, EmptyScalarAndSharedOffsetsAreLegal) {
     EXPECT_EQ(f.at("e1").numel(), 0);
     EXPECT_EQ(f.at("e2").numel(), 0);
     EXPECT_EQ(f.at("b").bytes(), 1u);
+    // Extents whose product would overflow int64 (not uint64) next to a zero: an empty tensor, as in
+    // the reference (found by the fuzzer: numel() multiplied in int64 before seeing the zero).
+    SafetensorsFile wide = parse(raw(R"({"w":{"dtype":"U8","shape":[4094967296,4294967296,0],"data_offsets":[0,0]}})"));
+    EXPECT_EQ(wide.at("w").numel(), 0);
+    EXPECT_EQ(halogen::to_float32(parse(raw(R"({"w":{"dtype":"F32","shape":[4094967296,4294967296,0],)"
+                                            R"("data_offsets":[0,0]}})")).at("w")).size(), 0u);
     // No tensors at all, with or without metadata; "__metadata__": null is none.
     EXPECT_EQ(parse(raw("{}")).tensors().size(), 0u);
     EXPECT_EQ(parse(raw(R"({"__metadata__":null})")).metadata().size(), 0u);
