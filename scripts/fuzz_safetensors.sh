@@ -4,9 +4,11 @@
 #
 #   scripts/fuzz_safetensors.sh [SECONDS]   # default 60; HALOGEN_SAFETENSORS_FUZZ_BUILD=dir
 #                                           # (default build-stfuzz)
-#   scripts/fuzz_safetensors.sh --merge     # copy the inputs found so far that add coverage to the
-#                                           # committed corpus, as
-#                                           # tests/safetensors_fuzz/corpus/fuzzed-*.safetensors
+#   scripts/fuzz_safetensors.sh --merge [N] # copy to the committed corpus, as
+#                                           # tests/safetensors_fuzz/corpus/fuzzed-*.safetensors,
+#                                           # the N (default 16) inputs found so far that add the
+#                                           # most edges (tests/safetensors_fuzz/pick_inputs.py),
+#                                           # keeping the corpus under 100 files
 #
 # Builds tests/safetensors_fuzz/safetensors_fuzz_target.cpp with -fsanitize=fuzzer,address,undefined
 # (UB is fatal), then runs it for SECONDS over the seed corpus tests/safetensors_fuzz/corpus/ (read
@@ -18,7 +20,8 @@
 # Not part of CI: CI replays the corpus with the project's own compiler (ctest safetensors_fuzz.*).
 set -euo pipefail
 MERGE=0
-if [ "${1:-}" = --merge ]; then MERGE=1; shift; fi
+MERGE_LIMIT=16
+if [ "${1:-}" = --merge ]; then MERGE=1; shift; MERGE_LIMIT="${1:-16}"; fi
 SECONDS_TO_RUN="${1:-60}"
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 HALOGEN_PACKAGES=(clang-14 libclang-rt-14-dev libfmt-dev)   # libclang-rt-14-dev ships libFuzzer
@@ -42,12 +45,19 @@ if [ ! -x "$build/safetensors_fuzz" ] || [ "$(cat "$stamp" 2>/dev/null)" != "${f
 fi
 
 if [ "$MERGE" = 1 ]; then
+  # The inputs that add edges (a merge without hit counters), then the few that add the most.
   seeds="$root/tests/safetensors_fuzz/corpus"
   rm -rf "$build/merged" && mkdir "$build/merged" && cp "$seeds"/* "$build/merged/"
-  "$build/safetensors_fuzz" -merge=1 -max_len=4096 "$build/merged" "$build/corpus" 2>&1 | grep MERGE-OUTER
+  "$build/safetensors_fuzz" -merge=1 -use_counters=0 -max_len=4096 "$build/merged" "$build/corpus" 2>&1 |
+    grep MERGE-OUTER
+  rm -rf "$build/candidates" && mkdir "$build/candidates"
+  for f in $(comm -13 <(ls "$seeds") <(ls "$build/merged")); do cp "$build/merged/$f" "$build/candidates/"; done
+  room=$((99 - $(ls "$seeds" | wc -l)))
+  [ "$MERGE_LIMIT" -lt "$room" ] && room=$MERGE_LIMIT
   added=0
-  for f in $(comm -13 <(ls "$seeds") <(ls "$build/merged")); do
-    cp "$build/merged/$f" "$seeds/fuzzed-${f:0:12}.safetensors"
+  for f in $(python3 "$root/tests/safetensors_fuzz/pick_inputs.py" "$build/safetensors_fuzz" "$seeds" \
+               "$build/candidates" "$room"); do
+    cp "$build/candidates/$f" "$seeds/fuzzed-${f:0:12}.safetensors"
     added=$((added + 1))
   done
   echo "fuzz_safetensors: $added input(s) added to $seeds"
