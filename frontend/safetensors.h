@@ -9,9 +9,9 @@
 // object; sorted by offset, tensors contiguous from 0 with no gap or overlap; each tensor's byte
 // count equal to its element count times its dtype's size (overflow-checked); the last end equal to
 // the data section's size. Stricter than the reference: a key repeated anywhere the reader looks
-// (tensor names, fields, metadata keys) is an error, where JSON readers silently keep one; a UTF-8
-// byte-order mark is an error, as in the reference but unlike nlohmann-json; a dimension must fit
-// int64. Every problem is a FormatError whose one-line message names the file, and the tensor and
+// (tensor names, fields, metadata keys) is an error, where JSON readers silently keep one; a
+// dimension must fit int64. As in the reference (but unlike plain nlohmann-json), a UTF-8
+// byte-order mark, a NUL byte and nesting deeper than 128 levels are errors. Every problem is a FormatError whose one-line message names the file, and the tensor and
 // field when there is one.
 #pragma once
 
