@@ -8,7 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "frontend/errors.h"
-#include "frontend/npy.h"
+#include "frontend/formats/npy.h"
 #include "schedules/aot/aot_kernels.h"
 #include "schedules/kernel.h"
 #include "schedules/registry.h"

@@ -20,5 +20,7 @@ struct BindingError : Error { using Error::Error; };  // a symbolic dim left unb
 struct BufferError : Error { using Error::Error; };   // a caller buffer that does not fit its tensor
 struct GraphError : Error { using Error::Error; };    // a malformed graph: cycle, dangling input, ...
 struct ScheduleError : Error { using Error::Error; }; // a schedule that does not fit its group
+struct FormatError : Error { using Error::Error; };   // a model file (safetensors, checkpoint index) that is malformed
+struct ConfigError : Error { using Error::Error; };   // a model config that is malformed or not supported
 
 }  // namespace halogen

@@ -1,4 +1,4 @@
-// Tests of NumPy .npy reading and writing (frontend/npy.h): round trips of every dtype and shape
+// Tests of NumPy .npy reading and writing (frontend/formats/npy.h): round trips of every dtype and shape
 // kind, files made by real NumPy (tests/fixtures/npy/, recreated by generate.py there), the writer
 // matching np.save byte for byte, and one test per kind of hostile or unsupported input, each
 // expecting an NpyError whose one-line message names the file and the problem.
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "frontend/npy.h"
+#include "frontend/formats/npy.h"
 
 // The largest single allocation made while `g_tracking` is set: lets a test prove that a lying
 // header is rejected before the reader allocates what it promises. In a normal build, a plain

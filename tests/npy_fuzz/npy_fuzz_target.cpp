@@ -1,4 +1,4 @@
-// libFuzzer target for the .npy reader behind `halogen run` (frontend/npy.h).
+// libFuzzer target for the .npy reader behind `halogen run` (frontend/formats/npy.h).
 //
 // Each input is written to an in-memory file and read back with read_npy(path), the very call
 // `halogen run --input NAME=FILE.npy` makes. The contract checked:
@@ -21,7 +21,7 @@
 #include <string>
 #include <typeinfo>
 
-#include "frontend/npy.h"
+#include "frontend/formats/npy.h"
 #include "tests/npy_fuzz/npy_fuzz_target.h"
 
 namespace {

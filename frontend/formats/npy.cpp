@@ -4,7 +4,7 @@
 // File layout: "\x93NUMPY", major and minor version bytes, the header length (2 bytes little-endian
 // in version 1.0, 4 bytes in 2.0 and 3.0), the header, then the raw elements. The header is a dict
 // literal such as {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), } padded with spaces.
-#include "frontend/npy.h"
+#include "frontend/formats/npy.h"
 
 #include <fmt/format.h>
 
