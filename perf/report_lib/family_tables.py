@@ -1,18 +1,18 @@
-"""One compact table per group of families (metrics.group_of: embedding, norms, conv, and any
-family a run adds, such as matmul or attention): a row per case and thread count, the best time
-of every halogen variant, the best peer, and the fastest variant's rate, share of the machine
-limit and speed against that peer."""
+"""One compact table per group of families: a row per case and thread count, the best time of
+every halogen variant, the best peer, and the fastest variant's rate, share of the machine limit
+and speed against that peer. A family's group is its home as the run records the registry
+(registry.py: embedding, norms, conv); a family the run does not record is a group of its own."""
 
 import re
 from collections import Counter
 from typing import Dict, List, Optional
 
 from . import markdown as md
-from .metrics import (Limits, best_peer, family_of, fraction_of_limit, group_of, group_order, group_title,
-                      impl_order, limit_name, rate, speedup)
+from .metrics import Limits, best_peer, family_of, fraction_of_limit, impl_order, limit_name, rate, speedup
 from .runs import Result, Runs
 
 BUDGET = re.compile(r"skipped: about (\S+) s per call, over the \S+ s budget")
+HOME_TITLES = {"conv": "Convolution"}   # titles other than the home's name capitalized
 
 
 def natural(text: str):
@@ -21,13 +21,22 @@ def natural(text: str):
 
 
 def groups(runs: Runs) -> Dict[str, List[str]]:
-    """Cases by group, groups in group_order, cases by family and then by their numbers."""
+    """Cases by group (their family's home; the machine's limits are in none), groups in the
+    registry's order (Registry.home_order), cases by family and then by their numbers."""
     found: Dict[str, List[str]] = {}
     for case in runs.cases():
-        group = group_of(family_of(case))
-        if group != "limits":
-            found.setdefault(group, []).append(case)
-    return {g: sorted(found[g], key=natural) for g in sorted(found, key=group_order)}
+        if family_of(case) != "limit":
+            found.setdefault(runs.registry.home(family_of(case)), []).append(case)
+    return {g: sorted(found[g], key=natural) for g in sorted(found, key=runs.registry.home_order)}
+
+
+def group_title(group: str) -> str:
+    return HOME_TITLES.get(group, group[:1].upper() + group[1:])
+
+
+def variant_order(runs: Runs, cases: List[str]):
+    """Sort key of the impls of `cases`: halogen's variants in the registry's order for their families."""
+    return impl_order(runs.registry.variant_order({family_of(c) for c in cases}))
 
 
 def time_cell(result: Optional[Result], bold: bool) -> str:
@@ -53,7 +62,8 @@ def peer_failures(runs: Runs, cases: List[str]) -> List[str]:
     """A line per peer that gave no time (a mismatch, an error), which the best-peer column hides."""
     lines = []
     for case in cases:
-        for r in sorted(runs.of_case(case), key=lambda r: (r.threads, impl_order(r.impl))):
+        order = variant_order(runs, [case])
+        for r in sorted(runs.of_case(case), key=lambda r: (r.threads, order(r.impl))):
             if r.is_peer and not r.ok:
                 lines.append(f"- `{case}` t{r.threads} `{r.impl}`: {r.error or 'no time'}")
     return lines
@@ -61,7 +71,8 @@ def peer_failures(runs: Runs, cases: List[str]) -> List[str]:
 
 def group_table(runs: Runs, limits: Limits, cases: List[str]) -> str:
     rows_of = {case: runs.of_case(case) for case in cases}
-    variants = sorted({r.impl for rows in rows_of.values() for r in rows if r.kind == "halogen"}, key=impl_order)
+    variants = sorted({r.impl for rows in rows_of.values() for r in rows if r.kind == "halogen"},
+                      key=variant_order(runs, cases))
     one_family = len({family_of(c) for c in cases}) == 1
     limit = main_limit([r for rows in rows_of.values() for r in rows if r.kind == "halogen"])
     headers = (["case", "t"] + [v.split(":", 1)[1] for v in variants]

@@ -1,54 +1,31 @@
 """Figures derived from Results: rates, the machine's limits, the limit a row is measured against,
-the best peer of a case, the case parameters (embedding's V, D, T, ids), and the group (table) a
-family belongs to."""
+the best peer of a case, the case parameters (embedding's V, D, T, ids), and the order of a
+case's implementations."""
 
-import re
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from .runs import Result, Runs
 
-NORMS = ("layernorm", "rmsnorm", "batchnorm", "groupnorm")
 LIMITS = ("fma", "copy-cache", "copy-dram", "stream", "stream-cached")
 CACHE_BYTES = 8 * 2**20      # hot embedding cases up to this many bytes run from cache
-HALOGEN_ORDER = ("onehot", "onehot_permuted", "onehot_inline", "gather", "naive", "fused", "tiled",
-                 "adams2019", "mullapudi2016", "li2018")
 KIND_ORDER = ("halogen", "libtorch", "onednn")
 TOKENS_SWEEP = {"V": "128256", "D": "4096"}   # the embedding cases of the tokens sweep
-GROUP_TITLES = {"embedding": "Embedding", "norms": "Norms", "conv": "Convolution"}
-
-
-def group_of(family: str) -> str:
-    """The table a family's cases go in, from the family named in the benchmark: the norms share
-    one ("norms"), conv1d/2d/3d one ("conv"), the machine's limits theirs ("limits"); any other
-    family (embedding, matmul, attention, ...) is a group of its own, named after it."""
-    if family == "limit":
-        return "limits"
-    if family in NORMS:
-        return "norms"
-    if re.fullmatch(r"conv\d*d?", family):
-        return "conv"
-    return family
-
-
-def group_title(group: str) -> str:
-    return GROUP_TITLES.get(group, group[:1].upper() + group[1:])
-
-
-def group_order(group: str):
-    """Sort key of groups: the known ones first, in GROUP_TITLES' order, then the others by name."""
-    known = list(GROUP_TITLES)
-    return (known.index(group) if group in known else len(known), group)
 
 
 def family_of(case: str) -> str:
     return case.split(":", 1)[0]
 
 
-def impl_order(impl: str):
-    """Sort key of impls: halogen's variants in a fixed order, then the peers by name."""
-    kind, _, op = impl.partition(":")
-    return (KIND_ORDER.index(kind) if kind in KIND_ORDER else len(KIND_ORDER),
-            HALOGEN_ORDER.index(op) if op in HALOGEN_ORDER else len(HALOGEN_ORDER), op)
+def impl_order(variants: Sequence[str]):
+    """Sort key of impls: halogen's variants in the order of `variants` (Registry.variant_order),
+    those it does not name after them by name; then the peers by kind and name."""
+    position = {v: i for i, v in enumerate(variants)}
+
+    def key(impl: str):
+        kind, _, op = impl.partition(":")
+        return (KIND_ORDER.index(kind) if kind in KIND_ORDER else len(KIND_ORDER),
+                position.get(op, len(position)) if kind == "halogen" else 0, op)
+    return key
 
 
 def case_params(case: str) -> Dict[str, str]:

@@ -9,8 +9,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 
-from .family_tables import groups, main_limit  # noqa: E402
-from .metrics import Limits, case_params, impl_order, in_tokens_sweep, rate  # noqa: E402
+from .family_tables import groups, main_limit, variant_order  # noqa: E402
+from .metrics import Limits, case_params, in_tokens_sweep, rate  # noqa: E402
 from .runs import Result, Runs  # noqa: E402
 
 THREADS = (1, 2)
@@ -98,7 +98,7 @@ def vocab_plots(runs: Runs, directory: str) -> List[str]:
             continue
         impls = sorted({r.impl for c in cases for r in runs.of_case(c)
                         if r.kind == "halogen" or r.impl == "libtorch:index_select"},
-                       key=impl_order)
+                       key=variant_order(runs, cases))
         fig, axes = thread_axes()
         for ax, threads in zip(axes[0], THREADS):
             for color, impl in enumerate(impls):
@@ -128,7 +128,7 @@ def bars_plot(runs: Runs, limits: Limits, directory: str, group: str, cases: Lis
         ax.set_visible(False)
     for ax, case in zip(axes.flat, cases):
         rows = [r for r in runs.of_case(case) if rate(r) is None or rate(r)[1] == unit]
-        impls = sorted({r.impl for r in rows}, key=impl_order)
+        impls = sorted({r.impl for r in rows}, key=variant_order(runs, [case]))
         width = 0.8 / len(THREADS)
         for i, threads in enumerate(THREADS):
             values = [rate_of(runs.get(case, impl, threads)) for impl in impls]

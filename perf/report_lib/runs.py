@@ -9,6 +9,8 @@ A paired run (halogen_perf --goals, perf/paired_rounds.h) labels each entry with
 goal point it was timed for, and numbers it by round (repetition_index); a benchmark that serves
 several groups (limit:stream) has one entry per group and round. Result.paired keeps those times
 by (round, group), so a ratio can be taken between two timings of the same round and group.
+
+The runs' contexts also give the registry of families and variants (registry.py).
 """
 
 import json
@@ -16,6 +18,8 @@ import re
 import statistics
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
+
+from .registry import Registry
 
 MS_PER_UNIT = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
 PEER_KINDS = ("libtorch", "onednn")
@@ -84,6 +88,7 @@ class Runs:
     sources: List[Tuple[str, dict]] = field(default_factory=list)   # (path, context) per file
     results: Dict[Key, Result] = field(default_factory=dict)
     unparsed: List[str] = field(default_factory=list)               # names not {case}/{impl}/...
+    registry: Registry = field(default_factory=Registry)            # families, homes, variants
 
     def of_case(self, case: str, threads: Optional[int] = None) -> List[Result]:
         return [r for r in self.results.values()
@@ -150,8 +155,12 @@ def result_of(key: Key, iterations: List[dict], aggregates: Dict[str, dict], sou
 def read_file(path: str, runs: Runs) -> None:
     """Adds one JSON file to runs; its benchmarks replace the same (case, impl, threads) read before."""
     with open(path) as f:
-        data = json.load(f)
+        try:
+            data = json.load(f)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{path}: not JSON ({error})") from error
     runs.sources.append((path, data.get("context", {})))
+    runs.registry.add(data.get("context", {}), path)
     iterations: Dict[Key, List[dict]] = {}
     aggregates: Dict[Key, Dict[str, dict]] = {}
     for entry in data.get("benchmarks", []):

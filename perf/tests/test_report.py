@@ -1,7 +1,9 @@
 """Tests of perf/report on a hand-made run (fixtures/sample_run.json; its numbers are not
 measurements): the header, table cells, goal verdicts (PASS, FAIL, NOT MEASURED), skipped cells,
-a re-run file overriding a benchmark, paired goals, a table for a family the report has never
-seen, the page's length, and, when matplotlib imports, the SVG plots. The kept run of perf/runs/
+a re-run file overriding a benchmark, paired goals, groups, columns and goals taken from the
+registry the run's context records (and from another one), a run that records none, a table for
+a family the registry does not name, the page's length, and, when matplotlib imports, the SVG
+plots. The kept run of perf/runs/
 is checked by test_kept_run.py, which this module runs too. Standard library only.
 
     /usr/bin/python3 -B perf/tests/test_report.py                                 # from anywhere
@@ -116,8 +118,13 @@ class TablesAndGoals(unittest.TestCase):
         self.assertLessEqual(len(self.text.splitlines()), MAX_LINES)
 
     def test_one_section_per_group_of_families(self):
+        # Groups are the homes the run's context records, in its order, the variant columns in
+        # the registry's order.
         headings = [line for line in self.text.splitlines() if line.startswith("## ")]
         self.assertEqual(headings, ["## Goals", "## Machine limits", "## Embedding", "## Norms", "## Convolution"])
+        self.assertEqual(list(table_after(self.text, "## Embedding")[0])[2:8],
+                         ["onehot", "onehot_permuted", "onehot_inline", "gather", "adams2019", "li2018"])
+        self.assertEqual(list(table_after(self.text, "## Norms")[0])[2:5], ["naive", "fused", "adams2019"])
 
     def test_limits(self):
         table = table_after(self.text, "## Machine limits")
@@ -250,8 +257,9 @@ class Inputs(unittest.TestCase):
         self.assertIn("peers: none", text)
 
     def test_a_new_family_gets_its_table_from_its_name(self):
-        # Families perf/report has no code for (matmul, attention): each is a group of its own,
-        # titled after it, with a column per halogen variant and its rate against the FMA limit.
+        # Families the run's registry does not record (matmul, attention): each is a group of its
+        # own, after the recorded ones, titled after it, with a column per halogen variant and its
+        # rate against the FMA limit.
         mm, attn = "matmul:256x4096x4096", "attention:1x32x128x128"
         rows = (sweep_entries(mm, "halogen:tiled", 1, [2.0, 2.1, 2.2]) + sweep_entries(mm, "halogen:naive", 1, [9.0] * 3)
                 + sweep_entries(mm, "libtorch:mm", 1, [2.5, 2.6, 2.4])
@@ -270,6 +278,69 @@ class Inputs(unittest.TestCase):
                           matmul["× best peer"]), ("**2.00**", "9.00", "59.7 GFLOP/s", "50 %", "`libtorch:mm`", "1.20×"))
         attention = row(table_after(text, "## Attention"), case="`1x32x128x128`", t="2")
         self.assertEqual((attention["fused"], attention["best peer"]), ("**0.400**", "–"))
+
+    def test_groups_columns_and_goals_follow_the_runs_registry(self):
+        # The same benchmarks under another recorded registry: conv first, layernorm in a home of
+        # its own, embedding's variants reversed. Tables, columns and norm goals follow it.
+        context = dict(self.run["context"])
+        context["families"] = ("conv1d:conv;conv2d:conv;embedding:embedding;layernorm:layer;rmsnorm:norms;"
+                               "batchnorm:norms;groupnorm:norms")
+        context["variants"] = context["variants"].replace(
+            "embedding:onehot,onehot_permuted,onehot_inline,gather,adams2019,mullapudi2016,li2018",
+            "embedding:li2018,mullapudi2016,adams2019,gather,onehot_inline,onehot_permuted,onehot")
+        path = os.path.join(self.tmp.name, "other_registry.json")
+        write_run(path, context, self.run["benchmarks"])
+        text = run_report(self.tmp.name, [path], "--no-plots")
+        headings = [line for line in text.splitlines() if line.startswith("## ")]
+        self.assertEqual(headings, ["## Goals", "## Machine limits", "## Convolution", "## Embedding", "## Layer",
+                                    "## Norms"])
+        self.assertEqual(list(table_after(text, "## Embedding")[0])[2:8],
+                         ["li2018", "adams2019", "gather", "onehot_inline", "onehot_permuted", "onehot"])
+        self.assertEqual(sorted({r["case"].split(":")[0] for r in table_after(text, "## Norms")}),
+                         ["`batchnorm", "`groupnorm", "`rmsnorm"])
+        self.assertEqual(row(table_after(text, "## Layer"), case="`8x512x4096`", t="1")["fused"], "**8.60**")
+        goals = [r["goal"] for r in table_after(text, "## Goals")]
+        self.assertEqual([g.split(" ")[0] for g in goals if "`halogen:fused`" in g],
+                         ["rmsnorm", "rmsnorm", "batchnorm", "batchnorm", "groupnorm", "groupnorm"])
+
+    def test_a_run_without_the_registry_gives_each_family_its_table(self):
+        # A run made before halogen_perf recorded "families" and "variants": no homes, so each
+        # family is a table of its own, tables and variant columns by name, and the goals that
+        # need homes (norms, conv) are NOT MEASURED and say why.
+        context = {k: v for k, v in self.run["context"].items() if k not in ("families", "variants")}
+        path = os.path.join(self.tmp.name, "no_registry.json")
+        write_run(path, context, self.run["benchmarks"])
+        text = run_report(self.tmp.name, [path], "--no-plots")
+        headings = [line for line in text.splitlines() if line.startswith("## ")]
+        self.assertEqual(headings, ["## Goals", "## Machine limits", "## Batchnorm", "## Conv1d", "## Conv2d",
+                                    "## Embedding", "## Groupnorm", "## Layernorm", "## Rmsnorm"])
+        self.assertEqual(list(table_after(text, "## Embedding")[0])[2:8],
+                         ["adams2019", "gather", "li2018", "onehot", "onehot_inline", "onehot_permuted"])
+        layer = row(table_after(text, "## Layernorm"), case="`8x512x4096`", t="1")
+        self.assertEqual((layer["naive"], layer["fused"], layer["× best peer"]), ("31.0", "**8.60**", "1.62×"))
+        goals = {r["goal"]: r for r in table_after(text, "## Goals")}
+        unrecorded = " (the run does not record the families' homes)"
+        self.assertEqual(goals["norms `halogen:fused` vs the best peer"]["measured"],
+                         "no norms case in the run" + unrecorded)
+        self.assertEqual(goals["conv `halogen:tiled` vs `onednn:conv (nchw)`, 2 threads"]["measured"],
+                         "no conv case in the run" + unrecorded)
+        self.assertEqual({name: r["verdict"] for name, r in goals.items()}, {
+            "embedding `halogen:gather` vs `libtorch:index_select`, tokens sweep": "FAIL",
+            "norms `halogen:fused` vs the best peer": "NOT MEASURED",
+            "norms `halogen:fused` GB/s vs `limit:stream` GB/s": "NOT MEASURED",
+            "conv `halogen:tiled` vs `onednn:conv (nchw)`, 2 threads": "NOT MEASURED",
+            "conv `halogen:tiled` vs `onednn:conv (own layout)`, 2 threads": "NOT MEASURED",
+        })
+
+    def test_a_malformed_registry_is_an_error_naming_the_file(self):
+        path = os.path.join(self.tmp.name, "bad_registry.json")
+        write_run(path, dict(self.run["context"], families="embedding;layernorm:norms"), self.run["benchmarks"])
+        out = os.path.join(self.tmp.name, "bad.md")
+        done = subprocess.run([sys.executable, REPORT, path, "--no-plots", "--out", out], capture_output=True, text=True)
+        self.assertEqual(done.returncode, 1)
+        self.assertFalse(os.path.exists(out))
+        self.assertEqual(done.stderr, f"perf/report: {path}: context 'families' has entry 'embedding', "
+                                      "not name:value\n")
 
     def test_streaming_sweep_section(self):
         # Rows of `halogen_perf --streaming-sweep`: both entries of a kernel side by side by output
