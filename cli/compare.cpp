@@ -3,10 +3,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
 #include <optional>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -45,8 +49,33 @@ double memcpy_seconds(double bytes) {
     return best;
 }
 
-FamilyKernel kernel_for(const Case &c, const Variant &v) {
-    return c.jit ? FamilyKernel::jit(c.jit, v.name) : FamilyKernel::aot(c.family, v.name);
+// Halide's autoschedulers print their search to stderr while a kernel is JIT-compiled; that goes to
+// /dev/null unless asked for (-v), so compare's own progress lines stay readable.
+class QuietStderr {
+public:
+    explicit QuietStderr(bool quiet) {
+        if (!quiet) return;
+        std::fflush(stderr);
+        saved_ = dup(STDERR_FILENO);
+        const int null = open("/dev/null", O_WRONLY);
+        if (saved_ >= 0 && null >= 0) dup2(null, STDERR_FILENO);
+        if (null >= 0) close(null);
+    }
+    ~QuietStderr() {
+        if (saved_ < 0) return;
+        std::fflush(stderr);
+        dup2(saved_, STDERR_FILENO);
+        close(saved_);
+    }
+
+private:
+    int saved_ = -1;
+};
+
+FamilyKernel kernel_for(const Case &c, const Variant &v, bool verbose) {
+    if (!c.jit) return FamilyKernel::aot(c.family, v.name);
+    QuietStderr quiet(!verbose);
+    return FamilyKernel::jit(c.jit, v.name);
 }
 
 // Times one variant (a probe first where the variant asks, a warm-up, repetitions) and checks its
@@ -54,10 +83,10 @@ FamilyKernel kernel_for(const Case &c, const Variant &v) {
 void time_variant(const Case &c, const CompareOptions &o, const FamilyKernel &k, CaseInputs &in,
                   std::optional<Array> &want, Result &r) {
     Array out(DType::Float32, in.out_shape);
-    if (k.variant().probe_first && c.probe) {
-        Probe p = c.probe(in);
+    if (c.probe) {   // every family: a call predicted to run over the budget is skipped
+        Probe p = c.probe(in, k.variant());
         Array small(DType::Float32, p.out_shape);
-        KernelCall probe = k.call(p.refs, small.ref());
+        KernelCall probe = k.call(p.refs, small.ref(), p.dims);
         probe.run();
         auto t0 = Clock::now();
         probe.run();
@@ -67,7 +96,7 @@ void time_variant(const Case &c, const CompareOptions &o, const FamilyKernel &k,
             return;
         }
     }
-    KernelCall call = k.call(in.refs, out.ref());
+    KernelCall call = k.call(in.refs, out.ref(), in.dims);
     std::vector<double> samples;
     auto start = Clock::now();
     call.run();   // warm-up, and the result that is checked
@@ -129,7 +158,7 @@ int run_case(const Case &c, const CompareOptions &o, CaseInputs &in, nlohmann::j
     std::optional<Array> want;
     const std::string deflt = default_variant(c.family).name;
     const bool interpretable = c.interpreter_work < 2e7;
-    if (interpretable) want = interpret_call(family, in.refs);
+    if (interpretable) want = interpret_call(family, in.refs, in.dims);
     std::vector<const Variant *> order;   // the default variant first: the reference when not interpretable
     for (const Variant &v : variants_of(c.family)) {
         if (v.name == deflt) order.insert(order.begin(), &v);
@@ -142,7 +171,7 @@ int run_case(const Case &c, const CompareOptions &o, CaseInputs &in, nlohmann::j
         r.variant = v->name;
         std::cerr << fmt::format("  {}:{} {} ...", c.family, c.label, v->name) << std::flush;
         try {
-            FamilyKernel k = kernel_for(c, *v);
+            FamilyKernel k = kernel_for(c, *v, o.verbose);
             r.kernels = k.kernels();
             time_variant(c, o, k, in, want, r);
             if (r.median_ms >= 0 && r.max_abs_err > c.tolerance) {

@@ -16,6 +16,7 @@ struct CompareOptions {
     std::string json_path;       // one record per (case, variant)
     double budget_s = 5.0;       // skip a variant whose run would take longer
     double min_time_s = 0.5;     // repeat each variant for at least this long
+    bool verbose = false;        // let Halide's autoschedulers print while a case is JIT-compiled
 };
 
 // Checks the options against the families they name (a flag no such family takes is an Error),

@@ -80,6 +80,11 @@ int main(int argc, char **argv) {
     using namespace halogen;
     CLI::App app{"halogen: a deep-learning kernel compiler backend on Halide"};
     app.require_subcommand(1);
+    app.set_version_flag("--version", fmt::format("halogen {} (Halide {})", HALOGEN_VERSION, HALOGEN_HALIDE_VERSION));
+    // A command-line mistake is one line, as every other error is.
+    app.failure_message([](const CLI::App *, const CLI::Error &e) {
+        return fmt::format("halogen: {} (see halogen --help)\n", e.what());
+    });
     std::string schedule = "none";
     auto *seed_cmd = app.add_subcommand("seed", "Compile and run the seed note's where/eq/index_components expression");
     seed_cmd->add_option("--schedule", schedule, "Schedule to apply")->check(CLI::IsMember(schedule_names()));
@@ -111,15 +116,18 @@ int main(int argc, char **argv) {
                                                       fmt::format("{}: {}", fmt::join(fams, ", "), helps.at(flag)));
     }
     compare_cmd->add_option("--json", co.json_path, "write one record per (case, variant) to this file");
-    compare_cmd->add_option("--budget", co.budget_s, "seconds: skip a variant whose single run would take longer (every family)")
+    compare_cmd->add_option("--budget", co.budget_s, "seconds: skip a variant whose single run would take longer, "
+                                                     "predicted from a smaller call first (every family)")
         ->check(CLI::PositiveNumber);
+    compare_cmd->add_flag("-v,--verbose", co.verbose, "let Halide's autoschedulers print while a case is JIT-compiled");
 
     std::string family, variant, output;
-    bool c_source = false;
-    auto *show_cmd = app.add_subcommand("show", "Print an AOT kernel's loop nest (Halide's lowered statement)");
+    bool c_source = false, full = false, strict_ids = false;
+    auto *show_cmd = app.add_subcommand("show", "Print an AOT kernel's loop nest (from Halide's lowered statement)");
     show_cmd->add_option("family", family, fmt::format("{}", fmt::join(family_names(), ", ")))->required();
     show_cmd->add_option("--schedule", variant, "the variant")->required();
-    show_cmd->add_flag("--c", c_source, "print C source from Halide's C backend instead");
+    auto *c_flag = show_cmd->add_flag("--c", c_source, "print C source from Halide's C backend instead");
+    show_cmd->add_flag("--full", full, "print the whole statement: argument checks and buffer unpacking too")->excludes(c_flag);
 
     std::vector<std::string> input_specs;
     auto *run_cmd = app.add_subcommand("run", "Run one AOT kernel on NumPy .npy files");
@@ -128,6 +136,20 @@ int main(int argc, char **argv) {
     run_cmd->add_option("--schedule", variant, "the variant (default: the family's default variant)");
     run_cmd->add_option("--input", input_specs, "NAME=FILE.npy, once per input")->required();
     run_cmd->add_option("--output", output, "FILE.npy to write")->required();
+    // The families' run-time parameters (eps, groups), once each; a flag the family lacks is an error.
+    std::map<std::string, std::string> parameters;
+    std::map<std::string, std::vector<std::string>> parameter_families;
+    for (const Family &f : families()) {
+        for (const Parameter &p : f.parameters) parameter_families[p.flag].push_back(f.name);
+    }
+    for (const auto &[flag, fams] : parameter_families) {
+        const std::string name = flag;
+        run_cmd->add_option_function<std::string>("--" + flag, [&parameters, name](const std::string &v) { parameters[name] = v; },
+                                                  fmt::format("{}: a run-time parameter", fmt::join(fams, ", ")));
+    }
+    run_cmd->add_flag("--strict-ids", strict_ids,
+                      "embedding: an id outside [0, V) is an error, as PyTorch's Embedding has it (default: its "
+                      "row is zero and stderr says how many)");
 
     CLI11_PARSE(app, argc, argv);
     try {
@@ -137,7 +159,7 @@ int main(int argc, char **argv) {
         // bad value stops them with one line instead of failing each kernel that has a twin.
         if (*compare_cmd || *run_cmd) streaming_threshold_bytes();
         if (*compare_cmd) return halogen::run_compare(co);
-        if (*show_cmd) return halogen::show_kernel(family, variant, c_source);
+        if (*show_cmd) return halogen::show_kernel(family, variant, c_source, full);
         if (*run_cmd) {
             std::map<std::string, std::string> inputs;
             for (const std::string &spec : input_specs) {
@@ -149,7 +171,7 @@ int main(int argc, char **argv) {
                     throw halogen::Error("run: --input '" + spec.substr(0, eq) + "' is given twice");
                 }
             }
-            return halogen::run_kernel(family, variant, inputs, output);
+            return halogen::run_kernel(family, variant, inputs, output, strict_ids, parameters);
         }
     } catch (const halogen::Error &e) {
         std::cerr << "halogen: " << e.what() << "\n";

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "frontend/errors.h"
+#include "frontend/formats/bfloat16.h"
 
 namespace halogen {
 
@@ -31,6 +32,7 @@ double Array::get(int64_t k) const {
     case DType::Float32: return data<float>()[k];
     case DType::Int32: return data<int32_t>()[k];
     case DType::Bool: return data<uint8_t>()[k] != 0;
+    case DType::BFloat16: return bfloat16_bits_to_float(data<uint16_t>()[k]);
     }
     return 0;
 }
@@ -40,6 +42,7 @@ void Array::set(int64_t k, double v) {
     case DType::Float32: data<float>()[k] = static_cast<float>(v); break;
     case DType::Int32: data<int32_t>()[k] = static_cast<int32_t>(v); break;
     case DType::Bool: data<uint8_t>()[k] = v != 0; break;
+    case DType::BFloat16: data<uint16_t>()[k] = float_to_bfloat16_bits(static_cast<float>(v)); break;
     }
 }
 

@@ -30,7 +30,8 @@ public:
     template <typename T> T *data() { return reinterpret_cast<T *>(bytes_.data()); }
     template <typename T> const T *data() const { return reinterpret_cast<const T *>(bytes_.data()); }
 
-    // Element k as a double (exact for every float32, int32 and bool value), and back.
+    // Element k as a double (exact for every float32, int32, bool and bfloat16 value), and back
+    // (a bfloat16 rounds to nearest even).
     double get(int64_t k) const;
     void set(int64_t k, double v);
 

@@ -129,6 +129,29 @@ Contract::Contract(std::string who, Graph graph, const std::vector<std::pair<std
     }
 }
 
+Contract &Contract::with_default(const std::string &input, double value) {
+    const Node *n = nullptr;
+    for (const Node *in : inputs_) {
+        if (in->name == input) n = in;
+    }
+    if (!n || !n->shape.empty() || n->dtype != DType::Float32) {
+        throw GraphError(fmt::format("{}: a default is given for '{}', which is no rank-0 float32 input", who_, input));
+    }
+    auto a = std::make_shared<Array>(DType::Float32, std::vector<int64_t>{});
+    a->set(0, value);
+    input_defaults_[input] = value;
+    default_arrays_[input] = a;
+    return *this;
+}
+
+Contract &Contract::with_parameter(const std::string &symbol, int64_t value) {
+    if (!graph_.symbols().count(symbol)) {
+        throw GraphError(fmt::format("{}: a parameter is given for '{}', which is no symbolic dim of the graph", who_, symbol));
+    }
+    parameters_[symbol] = value;
+    return *this;
+}
+
 std::vector<std::string> Contract::input_names() const {
     std::vector<std::string> out;
     for (const Node *n : inputs_) out.push_back(n->name);
@@ -140,7 +163,9 @@ const Layout &Contract::input_layout(const std::string &name) const { return inp
 std::string Contract::describe() const {
     std::vector<std::string> ins, outs;
     for (const Node *n : inputs_) {
-        ins.push_back(fmt::format("{} {} {}", n->name, dtype_name(n->dtype), layout_str(input_layouts_.at(n->name))));
+        auto d = input_defaults_.find(n->name);
+        ins.push_back(fmt::format("{} {} {}{}", n->name, dtype_name(n->dtype), layout_str(input_layouts_.at(n->name)),
+                                  d == input_defaults_.end() ? "" : fmt::format(" (default {})", d->second)));
     }
     for (std::size_t k = 0; k < output_layouts_.size(); ++k) {
         outs.push_back(fmt::format("{} {}", dtype_name(graph_.outputs()[k].dtype()), layout_str(output_layouts_[k])));
@@ -237,7 +262,9 @@ Contract::Reading Contract::read_inputs(const std::map<std::string, std::pair<DT
     };
     for (const auto &[sym, v] : given) {
         r.values[sym] = v;
-        r.source[sym] = "the call's bindings";
+        r.source[sym] = parameters_.count(sym) && parameters_.at(sym) == v
+                            ? fmt::format("the parameter {} (default {})", sym, v)
+                            : "the call's bindings";
     }
     for (const Node *n : inputs_) {
         const auto &[dtype, shape] = inputs.at(n->name);
@@ -298,7 +325,14 @@ std::vector<int64_t> Contract::expand(const Layout &layout, const Reading &r, co
     return out;
 }
 
-BoundCall Contract::bind(const BufferRefs &inputs, const std::vector<BufferRef> &outputs, const Bindings &given) const {
+BoundCall Contract::bind(const BufferRefs &given_inputs, const std::vector<BufferRef> &outputs,
+                         const Bindings &given_dims) const {
+    BufferRefs inputs = given_inputs;
+    for (const auto &[name, a] : default_arrays_) {
+        if (!inputs.count(name)) inputs.emplace(name, BufferRef{const_cast<void *>(static_cast<const void *>(a->data<float>())), DType::Float32, {}});
+    }
+    Bindings given = parameters_;
+    for (const auto &[sym, v] : given_dims) given[sym] = v;
     std::map<std::string, std::pair<DType, std::vector<int64_t>>> held;
     for (const auto &[name, ref] : inputs) {
         if (!input_layouts_.count(name)) {
@@ -346,10 +380,16 @@ BoundCall Contract::bind(const BufferRefs &inputs, const std::vector<BufferRef> 
 }
 
 std::vector<std::vector<int64_t>> Contract::output_shapes(const std::map<std::string, std::vector<int64_t>> &inputs,
-                                                          const Bindings &given) const {
+                                                          const Bindings &given_dims) const {
+    Bindings given = parameters_;
+    for (const auto &[sym, v] : given_dims) given[sym] = v;
     std::map<std::string, std::pair<DType, std::vector<int64_t>>> held;
     for (const Node *n : inputs_) {
         auto it = inputs.find(n->name);
+        if (it == inputs.end() && input_defaults_.count(n->name)) {
+            held[n->name] = {n->dtype, {}};
+            continue;
+        }
         if (it == inputs.end()) {
             throw BufferError(fmt::format("{}: input '{}' is missing (it takes {})", who_, n->name, describe()));
         }

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,13 @@ public:
     // inputs are read; an argument without one, or with "", is taken in the kernel's own shape.
     Contract(std::string who, Graph graph, const std::vector<std::pair<std::string, std::string>> &layouts = {});
 
+    // A rank-0 float32 input a call may leave out, which then holds `value` (a norm's eps).
+    Contract &with_default(const std::string &input, double value);
+    // A symbol a call may set in its bindings, which otherwise is `value` (GroupNorm's groups G).
+    Contract &with_parameter(const std::string &symbol, int64_t value);
+    const std::map<std::string, double> &input_defaults() const { return input_defaults_; }
+    const Bindings &parameters() const { return parameters_; }
+
     const std::string &who() const { return who_; }
     const Graph &graph() const { return graph_; }
     std::vector<std::string> input_names() const;
@@ -77,6 +85,9 @@ private:
     std::vector<const Node *> inputs_;   // in reading order
     std::map<std::string, Layout> input_layouts_;
     std::vector<Layout> output_layouts_;
+    std::map<std::string, double> input_defaults_;
+    std::map<std::string, std::shared_ptr<const Array>> default_arrays_;   // what a left-out input reads
+    Bindings parameters_;
 };
 
 }  // namespace halogen

@@ -62,8 +62,8 @@ double unary(const Node &n, DType in, double a) {
     case Op::Not: return in == DType::Bool ? double(a == 0) : double(~int32_t(a));
     case Op::Cast:
         if (n.dtype == DType::Bool) return a != 0;
-        if (n.dtype == DType::Int32) return f ? double(int32_t(float(a))) : a;
-        return float(a);
+        if (n.dtype == DType::Int32) return f || in == DType::BFloat16 ? double(int32_t(float(a))) : a;
+        return float(a);   // to bfloat16: Array::set rounds to nearest even
     default: break;
     }
     throw GraphError(fmt::format("interpreter: {} is not a unary op", n.label()));

@@ -22,7 +22,16 @@ Node leaf(Op op, DType dtype, Shape shape) {
     return n;
 }
 
+// bfloat16 is a storage type: only casts, views, where and gather take it.
+void check_not_storage_only(Op op, const Tensor &a) {
+    if (a.dtype() == DType::BFloat16) {
+        throw DTypeError(fmt::format("{}: bfloat16 of shape {} is a storage type; cast it to float32 first", op_name(op),
+                                     shape_str(a.shape())));
+    }
+}
+
 Tensor unary(Op op, const Tensor &a, DType out, bool float_only) {
+    if (op != Op::Cast) check_not_storage_only(op, a);
     if (float_only && !is_float(a.dtype())) {
         throw DTypeError(fmt::format("{}: needs float32, got {} of shape {}", op_name(op),
                                      dtype_name(a.dtype()), shape_str(a.shape())));
@@ -41,6 +50,7 @@ Tensor binary(Op op, const Tensor &a, const Tensor &b, Kinds kinds, bool to_bool
                                       dtype_name(b.dtype()), shape_str(b.shape())));
     };
     if (a.dtype() != b.dtype()) throw mismatch("operands must share a dtype; cast one first");
+    check_not_storage_only(op, a);
     DType t = a.dtype();
     if (kinds == Kinds::Numeric && !is_numeric(t)) throw mismatch("needs float32 or int32");
     if (kinds == Kinds::Int && t != DType::Int32) throw mismatch("needs int32");
@@ -130,7 +140,7 @@ Tensor arange(const Dim &n) { return index_components({n}); }
 
 Tensor neg(const Tensor &a) {
     if (!is_numeric(a.dtype())) {
-        throw DTypeError(fmt::format("neg: needs float32 or int32, got bool of shape {}", shape_str(a.shape())));
+        throw DTypeError(fmt::format("neg: needs float32 or int32, got {} of shape {}", dtype_name(a.dtype()), shape_str(a.shape())));
     }
     return unary(Op::Neg, a, a.dtype(), false);
 }

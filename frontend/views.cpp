@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "frontend/errors.h"
+#include "frontend/formats/bfloat16.h"
 
 namespace halogen {
 
@@ -216,6 +217,7 @@ Tensor pad(const Tensor &a, const std::vector<int64_t> &lo, const std::vector<in
     if (a.dtype() == DType::Int32) value = static_cast<int32_t>(value);
     if (a.dtype() == DType::Bool) value = value != 0;
     if (a.dtype() == DType::Float32) value = static_cast<float>(value);
+    if (a.dtype() == DType::BFloat16) value = bfloat16_bits_to_float(float_to_bfloat16_bits(static_cast<float>(value)));
     Node n = view_node(Op::Pad, a, s);
     n.pad_lo = lo;
     n.pad_hi = hi;

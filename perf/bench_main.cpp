@@ -111,20 +111,20 @@ Verdict look_at_variant(const BenchCase &c, const FamilyKernel &k, PreparedCase 
     Verdict v;
     double predicted;
     if (k.variant().probe_first && c.spec.probe) {   // slow by design: a smaller call, scaled
-        Probe probe = c.spec.probe(p.inputs());
+        Probe probe = c.spec.probe(p.inputs(), k.variant());
         Array small(DType::Float32, probe.out_shape);
-        KernelCall call = k.call(probe.refs, small.ref());
+        KernelCall call = k.call(probe.refs, small.ref(), probe.dims);
         call.run();
         predicted = seconds_of([&] { call.run(); }) * probe.scale;
     } else {
-        KernelCall call = k.call(p.inputs().refs, p.output());
+        KernelCall call = k.call(p.inputs().refs, p.output(), p.inputs().dims);
         predicted = seconds_of([&] { call.run(); });
     }
     if (predicted > budget) {
         v.skip = over_budget(predicted, budget);
         return v;
     }
-    KernelCall call = k.call(p.inputs().refs, p.output());
+    KernelCall call = k.call(p.inputs().refs, p.output(), p.inputs().dims);
     v.max_abs_err = p.checked([&] { call.run(); });
     if (v.max_abs_err > p.tolerance()) {
         v.skip = fmt::format("MISMATCH against halogen:{}: max|err| {:.3g}", c.reference, v.max_abs_err);
@@ -142,7 +142,7 @@ void time_variant(benchmark::State &state, const std::string &name, const BenchC
         auto it = verdicts.find(name);
         if (it == verdicts.end()) it = verdicts.emplace(name, look_at_variant(c, k, p, budget)).first;
         if (!it->second.skip.empty()) return state.SkipWithError(it->second.skip.c_str());
-        KernelCall call = k.call(p.inputs().refs, p.output());
+        KernelCall call = k.call(p.inputs().refs, p.output(), p.inputs().dims);
         for (auto _ : state) {
             p.next_set();
             if (slow) twice_as_long([&] { call.run(); });

@@ -33,6 +33,22 @@ int64_t arg_int(const CaseArgs &args, const std::string &flag, int64_t fallback)
     return it == args.end() ? fallback : parse_int(flag, it->second);
 }
 
+double arg_double(const CaseArgs &args, const std::string &flag, double fallback) {
+    auto it = args.find(flag);
+    if (it == args.end()) return fallback;
+    std::size_t used = 0;
+    double v = NAN;
+    try {
+        v = std::stod(it->second, &used);
+    } catch (const std::exception &) {
+        used = 0;
+    }
+    if (used == 0 || used != it->second.size() || !std::isfinite(v)) {
+        throw ShapeError(fmt::format("--{}: expected a number, got '{}'", flag, it->second));
+    }
+    return v;
+}
+
 std::vector<int64_t> arg_shape(const CaseArgs &args, const std::string &flag, std::vector<int64_t> fallback) {
     auto it = args.find(flag);
     if (it == args.end()) return fallback;

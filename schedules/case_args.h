@@ -12,6 +12,7 @@ namespace halogen {
 
 // The flag's value, or `fallback` when it is not given.
 int64_t arg_int(const CaseArgs &args, const std::string &flag, int64_t fallback);
+double arg_double(const CaseArgs &args, const std::string &flag, double fallback);
 // "8x512x4096" -> {8, 512, 4096}; `fallback` when the flag is not given.
 std::vector<int64_t> arg_shape(const CaseArgs &args, const std::string &flag, std::vector<int64_t> fallback);
 // "8x512x4096"

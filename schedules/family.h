@@ -34,6 +34,7 @@ struct Variant {
 // Inputs of a case as a caller holds them, made on first use.
 struct CaseInputs {
     BufferRefs refs;                              // by input name, in the caller's layout
+    Bindings dims;                                // parameters the call sets (GroupNorm's G)
     std::vector<std::shared_ptr<const void>> owners;
     std::vector<int64_t> out_shape;               // the output in the caller's layout
     // Input sets a timing loop cycles through, one per call (embedding ids that touch more rows
@@ -42,9 +43,11 @@ struct CaseInputs {
     std::function<void(int64_t)> use_set;
 };
 
-// A smaller call whose time, times `scale`, predicts the whole call's (probe_first variants).
+// A smaller call whose time, times `scale`, predicts the whole call's: how `halogen compare` and
+// perf keep a call they would run within their time budget.
 struct Probe {
     BufferRefs refs;
+    Bindings dims;
     std::vector<int64_t> out_shape;
     double scale = 1;
 };
@@ -61,7 +64,7 @@ struct Case {
     double interpreter_work = 0;  // elements the interpreter would materialize for it
     double tolerance = 1e-3;      // largest |difference| from the reference that counts as equal
     std::function<std::string(const Variant &)> work;   // a variant's work as compare states it: "268G MAC"
-    std::function<Probe(const CaseInputs &)> probe;   // for probe_first variants
+    std::function<Probe(const CaseInputs &, const Variant &)> probe;
     // Set when the case needs a graph of its own (a conv geometry the AOT kernels do not take):
     // every variant is JIT-compiled for it.
     std::shared_ptr<const Family> jit;
@@ -73,6 +76,14 @@ struct Case {
     // streaming y = a*x + b; "" none), and the thread counts it has (empty: every one).
     std::string goal_limit;
     std::vector<int> goal_threads;
+};
+
+// A run-time parameter of a family: a rank-0 input with a default (`eps`) or a symbolic dim the
+// caller may set (GroupNorm's `G`), which `halogen run` and `compare` take as --<flag>.
+struct Parameter {
+    std::string flag;     // "eps", "groups", "stride"
+    std::string target;   // the input or the symbol it sets; "" for a geometry (other_geometry)
+    std::string help;
 };
 
 // The flags `halogen compare` takes for a family, and the case they describe.
@@ -88,10 +99,21 @@ struct Family {
     Contract contract;                 // the kernel's graph and the caller's layouts
     Bindings typical;                  // typical extents of the symbolic dims (autoscheduler estimates)
     std::vector<CaseOption> options;
+    std::vector<Parameter> parameters;
     // The cases for these flags, or every catalogued case when `args` is empty. ShapeError for
     // flags that describe no valid problem.
     std::function<std::vector<Case>(const CaseArgs &args)> cases;
     std::string notes;                 // for --help: parameters and semantics in a line
+    // Families that take ids (embedding): how many of them fall outside the range the family reads
+    // a row for, and that range ("[0, 128256)"). Such an id gives a defined result (a zero row);
+    // `halogen run` says how many there were, and with --strict-ids refuses them as PyTorch does.
+    std::function<std::pair<int64_t, std::string>(const BufferRefs &)> ids_out_of_range;
+    // Families whose AOT kernels take one geometry (conv: 3-wide windows, stride 1, padding 1): the
+    // family of the geometry these input shapes and geometry parameters ask for, JIT-compiled by
+    // `halogen run`; nullptr when the AOT kernels take it.
+    std::function<std::shared_ptr<const Family>(const std::map<std::string, std::vector<int64_t>> &shapes,
+                                                const CaseArgs &geometry)>
+        other_geometry;
 
     const Graph &graph() const { return contract.graph(); }
 };

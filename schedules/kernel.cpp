@@ -35,12 +35,13 @@ FamilyKernel FamilyKernel::jit(const std::string &family, const std::string &var
 
 int FamilyKernel::kernels() const { return aot_ ? aot_kernel_count(*aot_) : program_->root_kernels(); }
 
-std::vector<int64_t> FamilyKernel::output_shape(const std::map<std::string, std::vector<int64_t>> &inputs) const {
-    return family_->contract.output_shapes(inputs).at(0);
+std::vector<int64_t> FamilyKernel::output_shape(const std::map<std::string, std::vector<int64_t>> &inputs,
+                                                const Bindings &dims) const {
+    return family_->contract.output_shapes(inputs, dims).at(0);
 }
 
-KernelCall FamilyKernel::call(const BufferRefs &inputs, const BufferRef &output) const {
-    return KernelCall(family_->contract, entry_, inputs, {output});
+KernelCall FamilyKernel::call(const BufferRefs &inputs, const BufferRef &output, const Bindings &dims) const {
+    return KernelCall(family_->contract, entry_, inputs, {output}, dims);
 }
 
 }  // namespace halogen

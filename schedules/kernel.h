@@ -33,10 +33,13 @@ public:
     int kernels() const;
 
     // The output's shape, in the caller's layout, for these input shapes.
-    std::vector<int64_t> output_shape(const std::map<std::string, std::vector<int64_t>> &inputs) const;
-    // A call bound once, for timing loops (KernelCall::run repeats it).
-    KernelCall call(const BufferRefs &inputs, const BufferRef &output) const;
-    void run(const BufferRefs &inputs, const BufferRef &output) const { call(inputs, output).run(); }
+    std::vector<int64_t> output_shape(const std::map<std::string, std::vector<int64_t>> &inputs,
+                                      const Bindings &dims = {}) const;
+    // A call bound once, for timing loops (KernelCall::run repeats it); `dims` sets parameters.
+    KernelCall call(const BufferRefs &inputs, const BufferRef &output, const Bindings &dims = {}) const;
+    void run(const BufferRefs &inputs, const BufferRef &output, const Bindings &dims = {}) const {
+        call(inputs, output, dims).run();
+    }
 
 private:
     FamilyKernel() = default;

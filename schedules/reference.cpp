@@ -7,12 +7,12 @@
 
 namespace halogen {
 
-Array interpret_call(const Family &family, const BufferRefs &inputs) {
+Array interpret_call(const Family &family, const BufferRefs &inputs, const Bindings &dims) {
     std::map<std::string, std::vector<int64_t>> shapes;
     for (const auto &[name, ref] : inputs) shapes[name] = ref.shape;
     const Tensor &out = family.graph().outputs().at(0);
-    Array result(out.dtype(), family.contract.output_shapes(shapes).at(0));
-    const BoundCall call = family.contract.bind(inputs, {result.ref()});
+    Array result(out.dtype(), family.contract.output_shapes(shapes, dims).at(0));
+    const BoundCall call = family.contract.bind(inputs, {result.ref()}, dims);
     Inputs copies;
     for (const auto &[name, view] : call.inputs) {
         Array a(view.dtype, view.shape);

@@ -9,6 +9,6 @@
 namespace halogen {
 
 // The output in the caller's layout. Slow: every node is materialized, element by element.
-Array interpret_call(const Family &family, const BufferRefs &inputs);
+Array interpret_call(const Family &family, const BufferRefs &inputs, const Bindings &dims = {});
 
 }  // namespace halogen

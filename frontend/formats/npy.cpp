@@ -223,6 +223,7 @@ FileType file_type(const std::string &descr, const std::string &name) {
     if (descr == "<i4") return {DType::Int32, 4, "int32"};
     if (descr == "<f8") return {DType::Float32, 8, "float64"};
     if (descr == "<i8") return {DType::Int32, 8, "int64"};
+    if (descr == "<u2") return {DType::BFloat16, 2, "bfloat16"};
     if (descr.size() == 3 && descr.substr(1) == "b1" && std::strchr("|<>=", descr[0]) != nullptr)
         return {DType::Bool, 1, "bool"};               // one byte: byte order is irrelevant
     std::string shown = printable(descr);
@@ -231,8 +232,8 @@ FileType file_type(const std::string &descr, const std::string &name) {
                                shown, printable(descr.substr(1))));
     if (descr.find('O') != std::string::npos)
         fail(name, fmt::format("object arrays (dtype '{}') are not supported", shown));
-    fail(name, fmt::format("unsupported dtype '{}' (supported: '<f4', '<i4', '|b1', and '<i8', '<f8' "
-                           "when the values fit in 32 bits)", shown));
+    fail(name, fmt::format("unsupported dtype '{}' (supported: '<f4', '<i4', '|b1', '<u2' as bfloat16 bits, and "
+                           "'<i8', '<f8' when the values fit in 32 bits)", shown));
 }
 
 // Element count of `shape`, rejecting counts above kMaxElements. The product of the non-zero dims
@@ -270,6 +271,7 @@ void convert(const char *src, int64_t n, const FileType &t, Array &a, const std:
         const char *p = src + k * static_cast<int64_t>(t.itemsize);
         switch (a.dtype()) {
         case DType::Bool: a.data<uint8_t>()[k] = *p != 0; break;   // any non-zero byte is True
+        case DType::BFloat16: break;                                // same size as the file's: copied above
         case DType::Int32: {
             int64_t v;
             std::memcpy(&v, p, sizeof v);
@@ -295,6 +297,7 @@ std::string descr_of(DType t) {
     case DType::Float32: return "<f4";
     case DType::Int32: return "<i4";
     case DType::Bool: return "|b1";
+    case DType::BFloat16: return "<u2";
     }
     return "";
 }
@@ -388,15 +391,16 @@ uint64_t read_more(std::istream &in, std::string &bytes, uint64_t want, const st
 
 }  // namespace
 
-Array parse_npy(const std::string &bytes, const std::string &name) {
+Array parse_npy(const std::string &bytes, const std::string &name, std::string *file_dtype) {
     Layout l = parse_layout(bytes, name);
+    if (file_dtype) *file_dtype = l.type.name;
     return parse_with_layout(bytes, l, name);
 }
 
 // The file is read in stages, each checked before the next is read: the preamble, then the header
 // it announces, then exactly the data the header promises. A file that is not .npy (or /dev/zero)
 // fails after 12 bytes; a lying header never makes it read or allocate more than the file holds.
-Array read_npy(const std::string &path) {
+Array read_npy(const std::string &path, std::string *file_dtype) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) fail(path, "cannot open: it is a directory");
     std::ifstream in(path, std::ios::binary);
@@ -407,6 +411,7 @@ Array read_npy(const std::string &path) {
     uint64_t header_end = p.header_start + p.header_len;
     if (header_end > bytes.size()) read_more(in, bytes, header_end - bytes.size(), path);
     Layout l = parse_layout(bytes, path);
+    if (file_dtype) *file_dtype = l.type.name;
     uint64_t file_end = l.data_start + l.data_bytes;
     if (file_end > bytes.size()) read_more(in, bytes, file_end - bytes.size(), path);
     if (bytes.size() == file_end) {

@@ -8,7 +8,7 @@
 // scalar divided by a tensor, x / t, as reciprocal(t) * x (two roundings). One step differs: the
 // power theta^(2i/d) here is the float nearest the exact value (computed in double), where torch's
 // vectorized powf (SLEEF, 1-ulp accuracy) can be 1 ulp off. Given torch's unscaled frequencies,
-// apply_llama3_scaling reproduces its scaled ones bit for bit (tests/frontend/llama/llama_rope_test.cpp).
+// apply_llama3_scaling reproduces its scaled ones bit for bit (tests/frontend/llama_rope_test.cpp).
 #pragma once
 
 #include <cstdint>

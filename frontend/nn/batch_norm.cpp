@@ -32,8 +32,8 @@ void check_x(const Tensor &x) {
 }
 
 Tensor normalize(const Tensor &x, const Tensor &mu, const Tensor &var, const Tensor &weight, const Tensor &bias,
-                 double eps) {
-    Tensor y = mul(sub(x, mu), recip(sqrt(add(var, fconst(eps)))));
+                 const Scalar &eps) {
+    Tensor y = mul(sub(x, mu), recip(sqrt(add(var, eps.value))));
     if (weight.defined()) y = mul(y, per_channel(weight, x, "weight"));
     if (bias.defined()) y = add(y, per_channel(bias, x, "bias"));
     return y;
@@ -42,13 +42,13 @@ Tensor normalize(const Tensor &x, const Tensor &mu, const Tensor &var, const Ten
 }  // namespace
 
 Tensor batch_norm_inference(const Tensor &x, const Tensor &running_mean, const Tensor &running_var,
-                            const Tensor &weight, const Tensor &bias, double eps) {
+                            const Tensor &weight, const Tensor &bias, const Scalar &eps) {
     check_x(x);
     return normalize(x, per_channel(running_mean, x, "running_mean"), per_channel(running_var, x, "running_var"),
                      weight, bias, eps);
 }
 
-Tensor batch_norm_training(const Tensor &x, const Tensor &weight, const Tensor &bias, double eps) {
+Tensor batch_norm_training(const Tensor &x, const Tensor &weight, const Tensor &bias, const Scalar &eps) {
     check_x(x);
     std::vector<int> axes = {0};
     for (int k = 2; k < x.rank(); ++k) axes.push_back(k);

@@ -4,14 +4,15 @@
 // (biased variance, as torch's F.batch_norm(training=True) normalizes).
 #pragma once
 
+#include "frontend/nn/scalar.h"
 #include "frontend/node.h"
 
 namespace halogen::nn {
 
 // running_mean, running_var, weight, bias: [C]; weight and bias may be Tensor() for none.
 Tensor batch_norm_inference(const Tensor &x, const Tensor &running_mean, const Tensor &running_var,
-                            const Tensor &weight = Tensor(), const Tensor &bias = Tensor(), double eps = 1e-5);
+                            const Tensor &weight = Tensor(), const Tensor &bias = Tensor(), const Scalar &eps = 1e-5);
 Tensor batch_norm_training(const Tensor &x, const Tensor &weight = Tensor(), const Tensor &bias = Tensor(),
-                           double eps = 1e-5);
+                           const Scalar &eps = 1e-5);
 
 }  // namespace halogen::nn

@@ -12,7 +12,7 @@
 
 namespace halogen::nn {
 
-Tensor group_norm_grouped(const Tensor &xg, const Tensor &weight, const Tensor &bias, double eps) {
+Tensor group_norm_grouped(const Tensor &xg, const Tensor &weight, const Tensor &bias, const Scalar &eps) {
     if (xg.rank() < 3) {
         throw ShapeError(fmt::format("group_norm: grouped x must be [N, G, C/G, ...], got {}", shape_str(xg.shape())));
     }
@@ -30,13 +30,13 @@ Tensor group_norm_grouped(const Tensor &xg, const Tensor &weight, const Tensor &
     for (int k = 2; k < xg.rank(); ++k) axes.push_back(k);
     Tensor xc = sub(xg, mean(xg, axes, true));
     Tensor var = mean(square(xc), axes, true);
-    Tensor y = mul(xc, recip(sqrt(add(var, fconst(eps)))));
+    Tensor y = mul(xc, recip(sqrt(add(var, eps.value))));
     if (weight.defined()) y = mul(y, reshape(weight, per_c));
     if (bias.defined()) y = add(y, reshape(bias, per_c));
     return y;
 }
 
-Tensor group_norm(const Tensor &x, int64_t groups, const Tensor &weight, const Tensor &bias, double eps) {
+Tensor group_norm(const Tensor &x, int64_t groups, const Tensor &weight, const Tensor &bias, const Scalar &eps) {
     if (x.rank() < 2) {
         throw ShapeError(fmt::format("group_norm: x must be [N, C, ...], got {}", shape_str(x.shape())));
     }

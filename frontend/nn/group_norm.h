@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "frontend/nn/scalar.h"
 #include "frontend/node.h"
 
 namespace halogen::nn {
@@ -12,12 +13,12 @@ namespace halogen::nn {
 // C must be divisible by groups: a constant, or a multiple such as 32*CG (ShapeError otherwise).
 // weight, bias: [C] or Tensor().
 Tensor group_norm(const Tensor &x, int64_t groups, const Tensor &weight = Tensor(), const Tensor &bias = Tensor(),
-                  double eps = 1e-5);
+                  const Scalar &eps = 1e-5);
 
 // The same on channels already split into groups: xg [N, G, C/G, ...], weight, bias [G, C/G] or
 // Tensor(); returns [N, G, C/G, ...]. Every index is affine in the grouped layout, so the grouping
 // pass fuses it into one kernel even when C/G is symbolic (docs/grouping.md).
 Tensor group_norm_grouped(const Tensor &xg, const Tensor &weight = Tensor(), const Tensor &bias = Tensor(),
-                          double eps = 1e-5);
+                          const Scalar &eps = 1e-5);
 
 }  // namespace halogen::nn

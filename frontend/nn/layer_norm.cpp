@@ -10,7 +10,7 @@
 
 namespace halogen::nn {
 
-Tensor layer_norm(const Tensor &x, int normalized_ndim, const Tensor &weight, const Tensor &bias, double eps) {
+Tensor layer_norm(const Tensor &x, int normalized_ndim, const Tensor &weight, const Tensor &bias, const Scalar &eps) {
     if (normalized_ndim < 1 || normalized_ndim > x.rank()) {
         throw ShapeError(fmt::format("layer_norm: cannot normalize the last {} axes of {}", normalized_ndim,
                                      shape_str(x.shape())));
@@ -26,7 +26,7 @@ Tensor layer_norm(const Tensor &x, int normalized_ndim, const Tensor &weight, co
     for (int k = x.rank() - normalized_ndim; k < x.rank(); ++k) axes.push_back(k);
     Tensor xc = sub(x, mean(x, axes, true));
     Tensor var = mean(square(xc), axes, true);
-    Tensor y = mul(xc, recip(sqrt(add(var, fconst(eps)))));
+    Tensor y = mul(xc, recip(sqrt(add(var, eps.value))));
     if (weight.defined()) y = mul(y, weight);
     if (bias.defined()) y = add(y, bias);
     return y;

@@ -2,12 +2,13 @@
 //   mu = mean(x), var = mean((x - mu)^2), out = (x - mu) / sqrt(var + eps) * w + b
 #pragma once
 
+#include "frontend/nn/scalar.h"
 #include "frontend/node.h"
 
 namespace halogen::nn {
 
 // weight and bias are shaped like the last normalized_ndim axes of x, or Tensor() for none.
 Tensor layer_norm(const Tensor &x, int normalized_ndim, const Tensor &weight = Tensor(),
-                  const Tensor &bias = Tensor(), double eps = 1e-5);
+                  const Tensor &bias = Tensor(), const Scalar &eps = 1e-5);
 
 }  // namespace halogen::nn

@@ -9,12 +9,12 @@
 
 namespace halogen::nn {
 
-Tensor rms_norm(const Tensor &x, const Tensor &weight, double eps) {
+Tensor rms_norm(const Tensor &x, const Tensor &weight, const Scalar &eps) {
     if (x.rank() < 1 || (weight.defined() && (weight.rank() != 1 || weight.shape()[0] != x.shape().back()))) {
         throw ShapeError(fmt::format("rms_norm: x {} does not fit weight {}", shape_str(x.shape()),
                                      weight.defined() ? shape_str(weight.shape()) : std::string("none")));
     }
-    Tensor y = mul(x, recip(sqrt(add(mean(square(x), {-1}, true), fconst(eps)))));
+    Tensor y = mul(x, recip(sqrt(add(mean(square(x), {-1}, true), eps.value))));
     return weight.defined() ? mul(y, weight) : y;
 }
 

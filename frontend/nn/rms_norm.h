@@ -1,11 +1,12 @@
 // RMS normalization over the last axis:  out = x * 1 / sqrt(mean(x^2) + eps) * w
 #pragma once
 
+#include "frontend/nn/scalar.h"
 #include "frontend/node.h"
 
 namespace halogen::nn {
 
 // x: [..., D]; weight: [D] or Tensor() for none.
-Tensor rms_norm(const Tensor &x, const Tensor &weight = Tensor(), double eps = 1e-6);
+Tensor rms_norm(const Tensor &x, const Tensor &weight = Tensor(), const Scalar &eps = 1e-6);
 
 }  // namespace halogen::nn

@@ -55,6 +55,7 @@ Expr constant(DType t, double v) {
     case DType::Float32: return Expr(static_cast<float>(v));
     case DType::Int32: return Expr(static_cast<int32_t>(v));
     case DType::Bool: return Halide::Internal::make_bool(v != 0);
+    case DType::BFloat16: return Halide::Internal::make_const(Halide::BFloat(16), v);
     }
     return Expr();
 }

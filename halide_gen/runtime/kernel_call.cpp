@@ -51,6 +51,7 @@ halide_type_t halide_runtime_type(DType t) {
     case DType::Float32: return halide_type_t(halide_type_float, 32);
     case DType::Int32: return halide_type_t(halide_type_int, 32);
     case DType::Bool: return halide_type_t(halide_type_uint, 1);
+    case DType::BFloat16: return halide_type_t(halide_type_bfloat, 16);
     }
     return halide_type_t();
 }

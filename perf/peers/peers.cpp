@@ -26,7 +26,7 @@ std::vector<Peer> peers() {
 std::vector<std::string> peer_op_names(const Peer &peer, const BenchCase &tiny) {
     CaseInputs in = tiny.spec.make();
     Array out(DType::Float32, in.out_shape);
-    const BoundCall call = find_family(tiny.family()).contract.bind(in.refs, {out.ref()});
+    const BoundCall call = find_family(tiny.family()).contract.bind(in.refs, {out.ref()}, in.dims);
     std::vector<std::string> names;
     for (const PeerOp &op : peer.ops(PeerCase{tiny.family(), call.inputs, call.outputs.at(0)})) names.push_back(op.name);
     return names;

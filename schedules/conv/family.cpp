@@ -1,4 +1,5 @@
 // The conv families' graphs and cases (conv.h).
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -62,6 +63,18 @@ Case make_case(const std::vector<int64_t> &x, const std::vector<int64_t> &kernel
     const double flops = c.flops;
     c.work = [flops](const Variant &) { return si_number(flops) + " FLOP"; };
     c.uses = std::move(uses);
+    // An eighth of the first spatial axis (at least one window), over the same memory.
+    c.probe = [x, kernel, out, stride, pad](const CaseInputs &in, const Variant &) {
+        std::vector<int64_t> xs = x, os = out;
+        xs[2] = std::max(kernel[1], x[2] / 8);
+        os[2] = (xs[2] + 2 * pad - kernel[1]) / stride + 1;
+        Probe p;
+        p.refs = in.refs;
+        p.refs.at("x").shape = xs;
+        p.out_shape = os;
+        p.scale = double(out[2]) / double(std::max<int64_t>(1, os[2]));
+        return p;
+    };
     c.make = [x, kernel, out] {
         std::vector<int64_t> w = {kernel[0], x[1]};
         w.insert(w.end(), kernel.begin() + 1, kernel.end());
@@ -101,11 +114,25 @@ Family conv_family(int rank, const Tensor &x, const Tensor &w, const Tensor &bia
     f.name = fmt::format("conv{}d", rank);
     f.home = "conv";
     f.contract = Contract(f.name, Graph({nn::conv(x, w, bias, o)}), {{"x", ""}, {"weight", ""}, {"bias", ""}});
-    f.notes = "3-wide windows, stride 1, padding 1 (another geometry: halogen compare conv, JIT-compiled)";
+    f.notes = "AOT: 3-wide windows, stride 1, padding 1; another window, --stride or --pad is JIT-compiled";
     f.options = {{"shape", "x's shape N x C x L1..Ln, e.g. 1x64x56x56"},
                  {"kernel", "K x R1..Rn: output channels, window (default C x 3..)"},
                  {"stride", "stride on every spatial axis (default 1; other than 1 JIT-compiles)"},
                  {"pad", "zero padding on every spatial axis (default 1)"}};
+    f.parameters = {{"stride", "", "stride on every spatial axis (default 1; another JIT-compiles)"},
+                    {"pad", "", "zero padding on every spatial axis (default 1; another JIT-compiles)"}};
+    f.other_geometry = [](const std::map<std::string, std::vector<int64_t>> &shapes,
+                          const CaseArgs &params) -> std::shared_ptr<const Family> {
+        const std::vector<int64_t> &x = shapes.at("x"), &w = shapes.at("weight");
+        const int64_t stride = arg_int(params, "stride", 1), pad = arg_int(params, "pad", 1);
+        bool shipped = stride == 1 && pad == 1 && w.size() == x.size();
+        for (std::size_t a = 2; shipped && a < w.size(); ++a) shipped = w[a] == 3;
+        if (shipped) return nullptr;
+        if (w.size() != x.size() || x.size() < 3) return nullptr;   // the contract names what is wrong
+        std::vector<int64_t> kernel = {w[0]};
+        kernel.insert(kernel.end(), w.begin() + 2, w.end());
+        return geometry(x, kernel, stride, pad);
+    };
     f.cases = [rank](const CaseArgs &args) {
         if (args.empty()) return catalogue(rank);
         std::vector<int64_t> x = arg_shape(args, "shape", {});

@@ -77,9 +77,10 @@ Case make_case(int64_t V, int64_t D, int64_t T, const std::string &ids, std::set
         in.use_set(0);
         return in;
     };
-    // One token over at most 1024 rows, scaled to the whole call.
-    c.probe = [V, D, T](const CaseInputs &in) {
-        const int64_t part = std::min<int64_t>(V, 1024);
+    // One token, scaled to the whole call; a variant whose cost grows with the vocabulary (the
+    // one-hot sums) over at most 1024 rows, scaled by the vocabulary too.
+    c.probe = [V, D, T](const CaseInputs &in, const Variant &v) {
+        const int64_t part = v.probe_first ? std::min<int64_t>(V, 1024) : V;
         Probe p;
         p.refs = in.refs;
         p.refs.at("ids").shape = {1};
@@ -126,7 +127,16 @@ Family family() {
     f.home = "embedding";
     f.contract = Contract("embedding", Graph({out}), {{"ids", "[*T]"}, {"weight", ""}, {"out", "[*T, D]"}});
     f.typical = {{"T", 16}, {"V", kLlamaVocab}, {"D", kLlamaDim}};
-    f.notes = "an id outside [0, V) gives a zero row (the one-hot meaning)";
+    f.notes = "an id outside [0, V) gives a zero row (the one-hot meaning; run --strict-ids refuses it)";
+    f.ids_out_of_range = [](const BufferRefs &in) {
+        const BufferRef &ids = in.at("ids"), &w = in.at("weight");
+        int64_t n = 1, outside = 0;
+        for (int64_t d : ids.shape) n *= d;
+        const int64_t V = w.shape.empty() ? 0 : w.shape[0];
+        const int32_t *p = static_cast<const int32_t *>(ids.data);
+        for (int64_t k = 0; k < n; ++k) outside += p[k] < 0 || p[k] >= V;
+        return std::make_pair(outside, fmt::format("[0, {})", V));
+    };
     f.options = {{"vocab", "vocabulary size V (default 128256)"},
                  {"dim", "embedding dim D (default 4096)"},
                  {"tokens", "tokens T (default 16)"},

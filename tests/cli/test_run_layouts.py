@@ -130,6 +130,62 @@ class RunLayouts(unittest.TestCase):
                                 "--input", f"bias={b}", "--output", out)
         self.one_line_error(done, "input 'bias'", "[7]", "[D] = [4097]", "from input 'x' axis 2")
 
+    def test_eps_is_a_run_time_parameter(self):
+        x, xv = self.floats("x", (3, 8))
+        w, wv = self.floats("w", (8,))
+        outs = {}
+        for eps in ("1e-6", "0.5"):
+            out = os.path.join(self.dir.name, f"out{eps}.npy")
+            done = self.run_halogen("run", "rmsnorm", "--input", f"x={x}", "--input", f"weight={w}", "--eps", eps,
+                                    "--output", out)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            outs[eps] = read_npy(out)[1]
+            r = xv[8:16]
+            want = r[3] / math.sqrt(sum(v * v for v in r) / 8 + float(eps)) * wv[3]
+            self.assertAlmostEqual(outs[eps][8 + 3], want, delta=1e-5)
+        self.assertNotAlmostEqual(outs["1e-6"][11], outs["0.5"][11], delta=1e-3)
+
+    def test_groups_is_a_run_time_parameter(self):
+        x, xv = self.floats("x", (1, 12, 5))
+        w, wv = self.floats("w", (12,))
+        b, bv = self.floats("b", (12,))
+        out = os.path.join(self.dir.name, "out.npy")
+        done = self.run_halogen("run", "groupnorm", "--groups", "4", "--input", f"x={x}", "--input", f"weight={w}",
+                                "--input", f"bias={b}", "--output", out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        got = read_npy(out)[1]
+        group = 3 * 5   # 12 / 4 channels of 5
+        vals = xv[group:2 * group]
+        mean = sum(vals) / group
+        var = sum((v - mean) ** 2 for v in vals) / group
+        k = group + 7
+        c = k // 5
+        self.assertAlmostEqual(got[k], (xv[k] - mean) / math.sqrt(var + 1e-5) * wv[c] + bv[c], delta=1e-4)
+        done = self.run_halogen("run", "groupnorm", "--groups", "5", "--input", f"x={x}", "--input", f"weight={w}",
+                                "--input", f"bias={b}", "--output", out)
+        self.one_line_error(done, "input 'x'", "not a multiple of 5")
+
+    def test_another_conv_geometry_runs_jit_compiled(self):
+        x, xv = self.floats("x", (1, 2, 7, 6))
+        w, wv = self.floats("w", (3, 2, 5, 5))
+        b, bv = self.floats("b", (3,))
+        out = os.path.join(self.dir.name, "out.npy")
+        done = self.run_halogen("run", "conv2d", "--stride", "2", "--pad", "2", "--input", f"x={x}",
+                                "--input", f"weight={w}", "--input", f"bias={b}", "--output", out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("JIT-compiled", done.stderr)
+        shape, got = read_npy(out)
+        self.assertEqual(shape, (1, 3, 4, 3))   # (7 + 4 - 5) / 2 + 1, (6 + 4 - 5) / 2 + 1
+        k, oy, ox = 1, 2, 1
+        want = bv[k]
+        for c in range(2):
+            for dy in range(5):
+                for dx in range(5):
+                    iy, ix = oy * 2 + dy - 2, ox * 2 + dx - 2
+                    if 0 <= iy < 7 and 0 <= ix < 6:
+                        want += xv[(c * 7 + iy) * 6 + ix] * wv[((k * 2 + c) * 5 + dy) * 5 + dx]
+        self.assertAlmostEqual(got[(k * 4 + oy) * 3 + ox], want, delta=1e-4)
+
 
 if __name__ == "__main__":
     unittest.main()

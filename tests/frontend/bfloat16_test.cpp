@@ -1,6 +1,6 @@
 // Tests of the 16-bit float conversions (frontend/formats/bfloat16.h) against hand-written tables of bit
 // patterns. Each row was worked out from the formats' fields (the reasoning is in the comment on
-// the row) and cross-checked with PyTorch 1.13 (tests/frontend/formats/bfloat16_torch_check.py prints
+// the row) and cross-checked with PyTorch 1.13 (tests/frontend/bfloat16_torch_check.py prints
 // torch's answer for every row). They agree on every row but the NaNs of float32 -> bfloat16, where
 // torch drops sign and payload: its vectorized CPU path gives 0xFFFF for every NaN, its scalar
 // c10::BFloat16 gives 0x7FC0; here a NaN keeps its sign and upper payload and is made quiet.

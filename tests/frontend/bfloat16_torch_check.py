@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-"""Cross-checks the bit tables of tests/frontend/formats/bfloat16_test.cpp with PyTorch (not part of the suite).
+"""Cross-checks the bit tables of tests/frontend/bfloat16_test.cpp with PyTorch (not part of the suite).
 
 Reads the rows of kF32ToBf16 and kF16ToF32 from the test source and prints, for each, what torch
 computes: float32 -> bfloat16 with .to(torch.bfloat16), float16 -> float32 with .to(torch.float32).
-Run with Debian's python3 (torch 1.13):   /usr/bin/python3 tests/frontend/formats/bfloat16_torch_check.py
+Run with Debian's python3 (torch 1.13):   /usr/bin/python3 tests/frontend/bfloat16_torch_check.py
 Exit status 1 if a row differs, except the known difference: torch makes every float32 NaN one
 fixed bfloat16 NaN (0xFFFF on its vectorized CPU path, 0x7FC0 in scalar c10::BFloat16).
 """

@@ -122,7 +122,7 @@ void expect_same(const Array &a, const Array &b) {
 // Round trips
 
 TEST(NpyRoundTrip, EveryDtypeAndShapeKind) {
-    for (DType t : {DType::Float32, DType::Int32, DType::Bool}) {
+    for (DType t : {DType::Float32, DType::Int32, DType::Bool, DType::BFloat16}) {
         for (std::vector<int64_t> shape : {std::vector<int64_t>{}, {0}, {3}, {2, 3, 4}, {2, 0}}) {
             SCOPED_TRACE(dtype_name(t) + " " + dims_str(shape));
             Array a(t, shape);
@@ -131,6 +131,7 @@ TEST(NpyRoundTrip, EveryDtypeAndShapeKind) {
                 case DType::Float32: a.data<float>()[k] = 0.37f * static_cast<float>(k) - 3.25f; break;
                 case DType::Int32: a.data<int32_t>()[k] = static_cast<int32_t>(k * 100003 - 1000000); break;
                 case DType::Bool: a.data<uint8_t>()[k] = k % 3 == 0; break;
+                case DType::BFloat16: a.data<uint16_t>()[k] = static_cast<uint16_t>(k * 40503 + 7); break;
                 }
             }
             std::string bytes = format_npy(a);

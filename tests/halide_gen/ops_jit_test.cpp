@@ -112,6 +112,11 @@ std::vector<OpCase> cases() {
         // Derived ops, written with primitives
         approx("mean", [&](const Dim &n) { return mean(x(F, {4, n}), {1}); }),
         approx("matmul", [&](const Dim &n) { return matmul(x(F, {n, 5}), y(F, {5, 3})); }),
+        // bfloat16 storage: the rounding cast, a widening cast, data movement in bfloat16
+        exact("cast_to_bfloat16", [&](const Dim &n) { return cast(x(F, {n, 33}), DType::BFloat16); }),
+        exact("bfloat16_widened", [&](const Dim &n) {
+            return add(cast(permute(x(DType::BFloat16, {n, 17}), {1, 0}), F), fconst(0.5));
+        }),
         exact("seed_one_hot", [&](const Dim &n) {
             return where(eq(index_components({n, 3}), x(I, {1, 3})), iconst(2), iconst(3));
         }),

@@ -20,7 +20,8 @@ namespace halogen::testing {
 // Random values for every input of `g`. Float inputs whose name starts with "pos" are in
 // [0.25, 4) (for sqrt, log2, recip); other floats in [-3, 3); int32 in [-20, 20]; bools 0/1.
 Inputs random_inputs(const Graph &g, const Bindings &b, uint32_t seed);
-// The same, each input in the shape `shapes` gives it (a caller's layout of a family's input).
+// The same, each input in the shape `shapes` gives it (a caller's layout of a family's input); an
+// input `shapes` leaves out is left out (a parameter the contract gives a default, eps).
 Inputs random_inputs_shaped(const Graph &g, const std::map<std::string, std::vector<int64_t>> &shapes, uint32_t seed);
 
 // `out` compiled once as a Program (grouped, one kernel per group, `schedule` applied). run() executes it on caller
