@@ -333,5 +333,24 @@ TEST(GraphJson, ViewArithmeticBeyondInt64IsAShapeError) {
     EXPECT_EQ(g.outputs()[0].shape(), Shape({1}));
 }
 
+// ---- What parses groups as its shapes say ----
+
+// isl reads the grouping's relations as text; a symbol named like one of its variables (o0, i0,
+// g), keywords (and, infty) or product parameters must still be a plain parameter: the same
+// groups as "N" gives, [name, 4] with the row sum at loop 1 (was loops [4*o0] for "o0").
+TEST(GraphJson, SymbolsNamedLikeIslTextGroupLikeAnyOther) {
+    for (const std::string name : {"N", "o0", "i0", "j0", "g", "and", "infty", "N__M", "S1_N"}) {
+        Graph g = graph_from_json(fmt::format(R"({{"nodes": [
+            {{"id": 0, "op": "input", "name": "x", "dtype": "float32", "shape": ["{}", 4]}},
+            {{"id": 1, "op": "reduce_sum", "inputs": [0], "axes": [1]}},
+            {{"id": 2, "op": "add", "inputs": [0, 1]}}], "outputs": [2]}})", name));
+        auto groups = group_graph(g);
+        ASSERT_EQ(groups.size(), 1u) << name;
+        EXPECT_EQ(shape_str(groups[0].collapsed_shape), "[" + name + ", 4]") << name;
+        ASSERT_EQ(groups[0].compute_level.size(), 1u) << name;
+        EXPECT_EQ(groups[0].compute_level.begin()->second, 1) << name;
+    }
+}
+
 }  // namespace
 }  // namespace halogen
