@@ -30,10 +30,10 @@ namespace {
 using namespace graph_json;
 
 constexpr std::size_t kMaxTerms = 4096;     // terms of a shape's element count as a polynomial
-// Nodes on the longest chain of inputs, as built (a builder may make several per JSON node: sub is
-// add of neg, matmul six). Destroying a graph releases a chain recursively, each node owning its
-// inputs, so an unbounded chain overflows the stack: under AddressSanitizer (clang 14, 8 MiB of
-// stack) at between 30000 and 40000 nodes. The graph is refused well before.
+// Nodes on the longest chain of inputs, as built: a builder may make several per JSON node (sub is
+// add of neg; a matmul adds five to a chain). Destroying a graph releases a chain recursively, each
+// node owning its inputs, so an unbounded chain overflows the stack: under AddressSanitizer (clang
+// 14, 8 MiB of stack) at between 30000 and 40000 nodes. The graph is refused well before.
 constexpr std::size_t kMaxDepth = 10000;
 
 using Inputs = std::vector<Tensor>;

@@ -94,6 +94,18 @@ TEST(GraphJson, ExtentProductBeyondInt64IsAShapeError) {
                                       {"id": 1, "op": "input", "name": "b", "dtype": "float32", "shape": [2147483648, 2147483648]},
                                       {"id": 2, "op": "matmul", "inputs": [0, 1]}], "outputs": [2]})");
     }, {"node 2 (matmul), field 'inputs'", "[2147483648, 2147483648, 2147483648]", "overflows int64"});
+    // Symbolic extents: the product of 13 axes A_k + 1 would have 2^13 terms (the grouping
+    // multiplies such runs); 12 give 4096, the most allowed.
+    auto padded = [](int rank) {
+        std::vector<std::string> names, ones;
+        for (int k = 0; k < rank; ++k) names.push_back(fmt::format("\"A{}\"", k)), ones.push_back("1");
+        return fmt::format(R"({{"nodes": [{{"id": 0, "op": "input", "name": "x", "dtype": "float32", "shape": [{}]}},
+            {{"id": 1, "op": "pad", "inputs": [0], "lo": [{}], "hi": [{}]}}], "outputs": [1]}})",
+                           fmt::join(names, ", "), fmt::join(ones, ", "), fmt::join(std::vector<std::string>(rank, "0"), ", "));
+    };
+    EXPECT_EQ(graph_from_json(padded(12)).outputs()[0].shape()[11], Dim::sym("A11") + 1);
+    expect_error<ShapeError>([&] { graph_from_json(padded(13)); },
+                             {"node 1 (pad), fields 'inputs', 'lo', 'hi':", "polynomial of more than 4096 terms"});
 }
 
 TEST(GraphJson, ExtentProductWithinInt64GroupsExactly) {
