@@ -151,6 +151,7 @@ struct Spec {
     const json *j = nullptr;
     std::size_t position = 0;   // in "nodes"
     std::string op;
+    std::string shown_op;       // as messages show it (shown_name)
 };
 
 class Reader {
@@ -163,12 +164,13 @@ public:
             const int64_t id = Fields(n, where).integer("id", 0, kInt64Max);
             const json *op = Fields(n, where).find("op");
             if (!op || !op->is_string()) Fields(n, fmt::format("node {}", id)).fail("op", op ? "must be a string, got " + shown(*op) : "is missing");
-            Spec spec{&n, p, op->get<std::string>()};
+            Spec spec{&n, p, op->get<std::string>(), shown_name(op->get<std::string>())};
             auto [it, fresh] = specs_.emplace(id, spec);
             order_.push_back(id);
             if (!fresh) {
-                Fields(n, fmt::format("node {} ({}) at {}", id, spec.op, where))
-                    .fail("id", fmt::format("is already the id of the node at nodes[{}] ({})", it->second.position, it->second.op));
+                Fields(n, fmt::format("node {} ({}) at {}", id, spec.shown_op, where))
+                    .fail("id", fmt::format("is already the id of the node at nodes[{}] ({})", it->second.position,
+                                            it->second.shown_op));
             }
         }
     }
@@ -188,7 +190,7 @@ public:
                 if (built_.count(in)) continue;
                 if (!specs_.count(in)) f.fields.fail("inputs", fmt::format("names node {}, which does not exist", in));
                 if (on_path_.count(in)) {
-                    f.fields.fail("inputs", fmt::format("names node {} ({}), which closes a cycle", in, specs_.at(in).op));
+                    f.fields.fail("inputs", fmt::format("names node {} ({}), which closes a cycle", in, specs_.at(in).shown_op));
                 }
                 push(stack, in);   // invalidates f
                 continue;
@@ -232,9 +234,9 @@ private:
     // Checks node `id`'s op, its fields and its inputs' count, and puts it on the stack.
     void push(std::vector<Frame> &stack, int64_t id) {
         const Spec &spec = specs_.at(id);
-        Fields fields(*spec.j, fmt::format("node {} ({})", id, spec.op));
+        Fields fields(*spec.j, fmt::format("node {} ({})", id, spec.shown_op));
         auto rule = op_rules().find(spec.op);
-        if (rule == op_rules().end()) throw GraphError(fmt::format("graph: {}: unsupported op '{}'", fields.who(), spec.op));
+        if (rule == op_rules().end()) throw GraphError(fmt::format("graph: {}: unsupported op {}", fields.who(), shown(json(spec.op))));
         for (const auto &[key, value] : spec.j->items()) {
             const auto &attrs = rule->second.attributes;
             if (key != "id" && key != "op" && key != "inputs" && std::find(attrs.begin(), attrs.end(), key) == attrs.end()) {

@@ -24,6 +24,8 @@ std::string shown(const json &v) {
     return s.size() > 40 ? s.substr(0, 37) + "..." : s;
 }
 
+std::string shown_name(const std::string &s) { return is_identifier(s) ? s : shown(json(s)); }
+
 bool is_identifier(const std::string &s) {
     if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
     for (char c : s) {
@@ -33,7 +35,7 @@ bool is_identifier(const std::string &s) {
 }
 
 void Fields::fail(const std::string &field, const std::string &problem) const {
-    throw FieldError(fmt::format("graph: {}: field '{}' {}", who_, field, problem));
+    throw FieldError(fmt::format("graph: {}: field '{}' {}", who_, shown_name(field), problem));
 }
 
 const json *Fields::find(const std::string &field) const {

@@ -33,6 +33,10 @@ struct FieldError : GraphError {
 // at 40 characters), a container by its kind ("an array of 3").
 std::string shown(const json &v);
 
+// A name from the file (an op, a field) as a message shows it: as is when it is an identifier,
+// else as shown() shows the string, quoted and escaped, so that a message stays one line.
+std::string shown_name(const std::string &s);
+
 // Names (an input's, a symbolic extent's) are identifiers: a letter or '_', then letters, digits
 // or '_'. They appear in shapes ("B*S"), messages and isl's text, where anything else would be
 // read as something else.

@@ -243,9 +243,23 @@ TEST(GraphJson, UnknownFieldOrOp) {
     expect_error<GraphError>([] { graph_from_json(with_x(R"({"id": 1, "op": "window", "inputs": [0], "axis": 1, "size": 2, "strides": 2})")); },
                              {"node 1 (window): field 'strides' is not one of", "stride"});
     expect_error<GraphError>([] { graph_from_json(with_x(R"({"id": 1, "op": "frobnicate", "inputs": [0]})")); },
-                             {"node 1 (frobnicate): unsupported op 'frobnicate'"});
+                             {"node 1 (frobnicate): unsupported op \"frobnicate\""});
     expect_error<GraphError>([] { graph_from_json(with_x(R"({"id": 1, "op": 7, "inputs": [0]})")); },
                              {"node 1: field 'op' must be a string, got 7"});
+}
+
+// Names from the file reach messages escaped, so that a message stays one line (the fuzzer found
+// an op "\nput": the message of `halogen groups` ran over two lines).
+TEST(GraphJson, NamesInMessagesAreEscaped) {
+    auto one_line = [](const std::string &text, const std::string &part) {
+        const std::string msg = graph_error(text);
+        EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+        EXPECT_NE(msg.find(part), std::string::npos) << "'" << part << "' not in: " << msg;
+    };
+    one_line(R"({"nodes": [{"id": 0, "op": "\nput", "name": "x0", "dtype": "float32", "shape": ["N", 4]}], "outputs": [0]})",
+             R"(graph: node 0 ("\nput"): unsupported op "\nput")");
+    one_line(with_x(R"({"id": 1, "op": "neg", "inputs": [0], "a\nb": 1})"), R"(graph: node 1 (neg): field '"a\nb"' is not one of)");
+    one_line(with_x(R"({"id": 0, "op": "x\ry", "inputs": [0]})", 0), R"(node 0 ("x\ry") at nodes[1]: field 'id')");
 }
 
 TEST(GraphJson, ValuesThatDoNotFitTheirDtype) {
