@@ -67,7 +67,9 @@ const std::map<std::string, OpRule> &op_rules() {
                           const double v = f.value("value", t);
                           return t == DType::Float32 ? fconst(v) : t == DType::Int32 ? iconst(int64_t(v)) : bconst(v != 0);
                       }};
-        t["index_components"] = {0, {"shape"}, [](const Fields &f, const Inputs &) { return index_components(f.shape("shape")); }};
+        t["index_components"] = {0, {"shape"}, [](const Fields &f, const Inputs &) {
+                                     return index_components(f.shape("shape"));
+                                 }};
         t["neg"] = unary(neg), t["recip"] = unary(recip), t["sqrt"] = unary(sqrt), t["exp2"] = unary(exp2);
         t["log2"] = unary(log2), t["sin"] = unary(sin), t["not"] = unary(not_), t["exp"] = unary(exp), t["log"] = unary(log);
         t["add"] = binary(add), t["mul"] = binary(mul), t["max"] = binary(maximum), t["idiv"] = binary(idiv);
@@ -163,7 +165,9 @@ public:
             if (!n.is_object()) throw GraphError(fmt::format("graph: {} must be an object, got {}", where, shown(n)));
             const int64_t id = Fields(n, where).integer("id", 0, kInt64Max);
             const json *op = Fields(n, where).find("op");
-            if (!op || !op->is_string()) Fields(n, fmt::format("node {}", id)).fail("op", op ? "must be a string, got " + shown(*op) : "is missing");
+            if (!op || !op->is_string()) {
+                Fields(n, fmt::format("node {}", id)).fail("op", op ? "must be a string, got " + shown(*op) : "is missing");
+            }
             Spec spec{&n, p, op->get<std::string>(), shown_name(op->get<std::string>())};
             auto [it, fresh] = specs_.emplace(id, spec);
             order_.push_back(id);
@@ -204,7 +208,10 @@ public:
             }
             if (specs_.at(f.id).op == "input") {   // two inputs of one name would be one buffer
                 auto [it, fresh] = input_names_.emplace(t.node().name, f.id);
-                if (!fresh) f.fields.fail("name", fmt::format("is \"{}\", already the name of node {} (input)", t.node().name, it->second));
+                if (!fresh) {
+                    f.fields.fail("name", fmt::format("is \"{}\", already the name of node {} (input)", t.node().name,
+                                                      it->second));
+                }
             }
             on_path_.erase(f.id);
             built_[f.id] = t;
@@ -236,7 +243,9 @@ private:
         const Spec &spec = specs_.at(id);
         Fields fields(*spec.j, fmt::format("node {} ({})", id, spec.shown_op));
         auto rule = op_rules().find(spec.op);
-        if (rule == op_rules().end()) throw GraphError(fmt::format("graph: {}: unsupported op {}", fields.who(), shown(json(spec.op))));
+        if (rule == op_rules().end()) {
+            throw GraphError(fmt::format("graph: {}: unsupported op {}", fields.who(), shown(json(spec.op))));
+        }
         for (const auto &[key, value] : spec.j->items()) {
             const auto &attrs = rule->second.attributes;
             if (key != "id" && key != "op" && key != "inputs" && std::find(attrs.begin(), attrs.end(), key) == attrs.end()) {
