@@ -9,6 +9,16 @@
 
 namespace halogen {
 
+namespace {
+
+// Coefficient arithmetic is checked: a coefficient beyond int64 is a ShapeError naming the
+// operands, never a wrapped (and undefined) value such as 2^40 * 2^40 = 0.
+[[noreturn]] void overflow(const Dim &a, const char *op, const Dim &b) {
+    throw ShapeError(fmt::format("dim: ({}) {} ({}) overflows int64", a.str(), op, b.str()));
+}
+
+}  // namespace
+
 Dim::Dim(int64_t value) {
     if (value != 0) terms_[{}] = value;
 }
@@ -82,12 +92,23 @@ std::string Dim::str() const {
 
 Dim Dim::operator+(const Dim &o) const {
     Dim r = *this;
-    for (const auto &[mono, coeff] : o.terms_) r.terms_[mono] += coeff;
+    for (const auto &[mono, coeff] : o.terms_) {
+        int64_t &c = r.terms_[mono];
+        if (__builtin_add_overflow(c, coeff, &c)) overflow(*this, "+", o);
+    }
     r.normalize();
     return r;
 }
 
-Dim Dim::operator-(const Dim &o) const { return *this + o * Dim(-1); }
+Dim Dim::operator-(const Dim &o) const {
+    Dim r = *this;
+    for (const auto &[mono, coeff] : o.terms_) {
+        int64_t &c = r.terms_[mono];
+        if (__builtin_sub_overflow(c, coeff, &c)) overflow(*this, "-", o);
+    }
+    r.normalize();
+    return r;
+}
 
 Dim Dim::operator*(const Dim &o) const {
     Dim r;
@@ -96,7 +117,9 @@ Dim Dim::operator*(const Dim &o) const {
             std::vector<std::string> m = ma;
             m.insert(m.end(), mb.begin(), mb.end());
             std::sort(m.begin(), m.end());
-            r.terms_[m] += ca * cb;
+            int64_t p = 0;
+            int64_t &c = r.terms_[m];
+            if (__builtin_mul_overflow(ca, cb, &p) || __builtin_add_overflow(c, p, &c)) overflow(*this, "*", o);
         }
     }
     r.normalize();

@@ -26,6 +26,7 @@ public:
     int64_t eval(const Bindings &b, const std::string &what = "dim") const;
     std::string str() const;
 
+    // Polynomial arithmetic; a coefficient beyond int64 is a ShapeError (no wrapping).
     Dim operator+(const Dim &o) const;
     Dim operator-(const Dim &o) const;
     Dim operator*(const Dim &o) const;

@@ -148,7 +148,7 @@ Tensor slice(const Tensor &a, int axis, const Dim &start, const Dim &stop, int64
     if (step > 1) {
         auto e = extent.constant();
         if (!e) throw fail("a step above 1 needs constant bounds");
-        extent = Dim((*e + step - 1) / step);
+        extent = Dim(*e / step + (*e % step != 0));   // ceil(e / step), without overflowing e + step - 1
     }
     Shape s = in;
     s[ax] = extent;
@@ -181,7 +181,7 @@ Tensor window(const Tensor &a, int axis, int64_t size, int64_t stride, int64_t d
                                      size, stride, dilation, shape_str(in)));
     };
     if (size < 1 || stride < 1 || dilation < 1) throw fail("size, stride and dilation must be at least 1");
-    Dim span = in[ax] - Dim(dilation * (size - 1));   // positions where a whole window fits
+    Dim span = in[ax] - Dim(dilation) * Dim(size - 1);   // positions where a whole window fits (checked)
     if (known_negative(span - 1)) throw fail("the window is larger than the axis");
     Dim out = span;
     if (stride > 1) {
@@ -211,9 +211,12 @@ Tensor pad(const Tensor &a, const std::vector<int64_t> &lo, const std::vector<in
             throw ViewError(fmt::format("pad: negative width ({}, {}) on axis {} of {}; use slice", lo[k],
                                         hi[k], k, shape_str(in)));
         }
-        s[k] = in[k] + Dim(lo[k] + hi[k]);
+        s[k] = in[k] + Dim(lo[k]) + Dim(hi[k]);   // checked: a width near int64's limit is a ShapeError
     }
     if (s == in) return a;
+    if (a.dtype() == DType::Int32 && !(value >= -2147483648.0 && value < 2147483648.0)) {   // NaN too
+        throw ViewError(fmt::format("pad: value {} does not fit the int32 input {}", value, shape_str(in)));
+    }
     if (a.dtype() == DType::Int32) value = static_cast<int32_t>(value);
     if (a.dtype() == DType::Bool) value = value != 0;
     if (a.dtype() == DType::Float32) value = static_cast<float>(value);

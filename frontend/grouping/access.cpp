@@ -16,11 +16,14 @@ struct NotAffine {};
 class Text {
 public:
     // A dim as an affine expression of parameters; a product of symbols becomes its own parameter.
+    // Its name spells each symbol with its length, "S1_B1_S" for B*S: one name per product, and
+    // none equal to a variable of the texts (o0, i0, j0, g), a parameter (R.., G..) or a keyword
+    // of isl's (and, mod, infty, ...), whatever the symbols are called.
     std::string dim(const Dim &d) {
         std::string out;
         for (const auto &[mono, coeff] : d.terms()) {
             std::string name;
-            for (const auto &s : mono) name += (name.empty() ? "" : "__") + s;
+            for (const auto &s : mono) name += (name.empty() ? "S" : "") + std::to_string(s.size()) + "_" + s;
             if (!name.empty()) params_.insert(name);
             std::string term = name.empty() ? std::to_string(coeff) : fmt::format("{}*{}", coeff, name);
             out += (out.empty() ? "" : " + ") + term;

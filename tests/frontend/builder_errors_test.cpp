@@ -4,7 +4,9 @@
 
 #include "tests/support/expect_error.h"
 
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -186,6 +188,22 @@ TEST(BuilderErrors, WindowLargerThanAxis) {
 
 TEST(BuilderErrors, WindowZeroStride) {
     expect_error<ViewError>([] { window(input("x", DType::Float32, {2, 4}), 1, 2, 0); }, {"window", "[2, 4]"});
+}
+
+// Extents and widths near int64's limit: a typed error or the exact extent, never a wrapped one.
+TEST(BuilderErrors, ViewArithmeticBeyondInt64) {
+    const int64_t max = std::numeric_limits<int64_t>::max();
+    expect_error<ShapeError>([&] { pad(x34(), {0, max}, {0, max}); }, {"overflows int64"});
+    expect_error<ShapeError>([] { window(x34(), 1, 3, 1, int64_t(1) << 62); }, {"overflows int64"});
+    EXPECT_EQ(slice(input("x", F32, {10}), 0, 0, 10, max).shape(), Shape({1}));   // ceil(10 / max)
+    EXPECT_EQ(slice(input("x", F32, {10}), 0, 1, 10, 4).shape(), Shape({3}));     // 1, 5, 9
+}
+
+TEST(BuilderErrors, PadValueOutsideInt32) {
+    const Tensor i = input("i", I32, {2});
+    expect_error<ViewError>([&] { pad(i, {1}, {0}, 1e300); }, {"pad", "1e+300", "int32"});
+    expect_error<ViewError>([&] { pad(i, {1}, {0}, std::nan("")); }, {"pad", "nan", "int32"});
+    EXPECT_EQ(pad(i, {1}, {0}, -2147483648.0).node().value, -2147483648.0);
 }
 
 }  // namespace

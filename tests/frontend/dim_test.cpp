@@ -2,6 +2,7 @@
 // under bindings (and BindingError for an unbound symbol), numel, shape_str and eval_shape.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 
 #include "frontend/halogen.h"
@@ -118,6 +119,28 @@ TEST(Dim, EvalShape) {
     EXPECT_EQ(eval_shape({B, Dim(30), B * 2}, {{"B", 5}}, "t"), (std::vector<int64_t>{5, 30, 10}));
     EXPECT_THROW(eval_shape({B - 10}, {{"B", 5}}, "t"), BindingError);   // negative extent
     EXPECT_THROW(eval_shape({B}, {}, "t"), BindingError);                // unbound
+}
+
+TEST(Dim, ArithmeticBeyondInt64IsAShapeError) {
+    const int64_t max = std::numeric_limits<int64_t>::max(), min = std::numeric_limits<int64_t>::min();
+    const Dim p40 = Dim(int64_t(1) << 40);
+    EXPECT_THROW(p40 * p40, ShapeError);                        // 2^80 (wrapped to 0 before)
+    EXPECT_THROW(Dim(max) + Dim(1), ShapeError);
+    EXPECT_THROW(Dim(min) - Dim(1), ShapeError);
+    EXPECT_THROW(Dim(min) * Dim(-1), ShapeError);
+    EXPECT_THROW((B * p40) * (S * p40), ShapeError);            // a coefficient of a product
+    EXPECT_THROW(B * Dim(max) + B, ShapeError);                 // a coefficient of a sum
+    try {
+        p40 * p40;
+    } catch (const ShapeError &e) {
+        EXPECT_EQ(std::string(e.what()), "dim: (1099511627776) * (1099511627776) overflows int64");
+    }
+    // Right at the edge, exact.
+    EXPECT_EQ(Dim(int64_t(1) << 31) * Dim(int64_t(1) << 31), Dim(int64_t(1) << 62));
+    EXPECT_EQ((Dim(max) - Dim(1)).constant(), max - 1);
+    EXPECT_EQ((Dim(min) + Dim(max)).constant(), -1);
+    EXPECT_EQ((Dim(max) * Dim(-1)).constant(), -max);
+    EXPECT_EQ(B * Dim(max) - B * Dim(max), Dim(0));
 }
 
 }  // namespace
