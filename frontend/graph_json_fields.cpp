@@ -93,8 +93,9 @@ DType Fields::dtype(const std::string &field) const {
         if (s == "float32") return DType::Float32;
         if (s == "int32") return DType::Int32;
         if (s == "bool") return DType::Bool;
+        if (s == "bfloat16") return DType::BFloat16;
     }
-    fail(field, fmt::format("must be \"float32\", \"int32\" or \"bool\", got {}", shown(v)));
+    fail(field, fmt::format("must be \"float32\", \"int32\", \"bool\" or \"bfloat16\", got {}", shown(v)));
 }
 
 Shape Fields::shape(const std::string &field) const {

@@ -25,6 +25,7 @@
 #include <fmt/format.h>
 
 #include "frontend/errors.h"
+#include "halide_gen/runtime/host_caches.h"
 #include "halide_gen/runtime/openmp_par_for.h"
 #include "perf/cases.h"
 #include "perf/limits.h"
@@ -212,11 +213,13 @@ void time_peer_op(benchmark::State &state, const BenchCase &c, const Peer &peer,
 
 // ---- the benchmarks
 
-// 2 x 256 MiB for the DRAM limits, one set per buffer copy (current_copy), made on first use.
+// Buffers for the DRAM limits, one set per buffer copy (current_copy), made on first use.
 BandwidthBuffers &dram_buffers(int copy) {
     static std::map<int, std::unique_ptr<BandwidthBuffers>> sets;
     auto &slot = sets[copy];
-    if (!slot) slot = std::make_unique<BandwidthBuffers>(std::size_t(64) << 20);
+    // 256 MiB each, or four times the last-level cache where that is more: every pass reads DRAM.
+    if (!slot) slot = std::make_unique<BandwidthBuffers>(std::max<std::size_t>(std::size_t(64) << 20,
+                                                                              std::size_t(last_level_cache_bytes())));
     return *slot;
 }
 
@@ -249,6 +252,13 @@ std::vector<Timed> all_benchmarks(const Options &o) {
             BandwidthBuffers &buf = dram_buffers(current_copy);
             for (auto _ : s) buf.copy(t);
             set_counters(s, limit_case, t, -1, 0, buf.copy_bytes());
+        });
+        add(fmt::format("limit:read-dram/machine/t{}", t), [t](benchmark::State &s, bool) {
+            BandwidthBuffers &buf = dram_buffers(current_copy);
+            float sink = 0;
+            for (auto _ : s) sink += buf.read(t);
+            benchmark::DoNotOptimize(sink);
+            set_counters(s, limit_case, t, -1, 0, buf.read_bytes());
         });
         add(fmt::format("limit:stream/machine/t{}", t), [t](benchmark::State &s, bool) {
             BandwidthBuffers &buf = dram_buffers(current_copy);

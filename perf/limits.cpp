@@ -54,6 +54,32 @@ void BandwidthBuffers::copy(int threads) {
     });
 }
 
+float BandwidthBuffers::read(int threads) {
+    float total = 0;
+    const float *x = x_.data();
+#pragma omp parallel num_threads(threads) reduction(+ : total)
+    {
+        const auto part = std::size_t(omp_get_thread_num()), parts = std::size_t(threads);
+        const std::size_t begin = x_.size() * part / parts, end = x_.size() * (part + 1) / parts;
+        Vec acc[4] = {};
+        std::size_t k = begin;
+        for (; k + 4 * kLanes <= end; k += 4 * kLanes) {
+            for (int c = 0; c < 4; ++c) {
+                Vec v;
+                std::memcpy(&v, x + k + c * kLanes, sizeof v);
+                acc[c] += v;
+            }
+        }
+        float part_sum = 0;
+        for (int c = 0; c < 4; ++c) {
+            for (int l = 0; l < kLanes; ++l) part_sum += acc[c][l];
+        }
+        for (; k < end; ++k) part_sum += x[k];
+        total += part_sum;
+    }
+    return total;
+}
+
 void BandwidthBuffers::stream(int threads) {
     const float a = 1.0001f, b = 0.5f;
     const float *x = x_.data();

@@ -1,5 +1,6 @@
 // The machine's limits, measured in the same process as the kernels so that every kernel's rate can
-// be given as a fraction of them: fp32 FMA peak, copy bandwidth in cache and from DRAM, and a
+// be given as a fraction of them: fp32 FMA peak, copy bandwidth in cache and from DRAM, read
+// bandwidth (a sum over x: what a GEMV that streams its weights can reach), and a
 // one-pass streaming kernel (y = a * x + b), once with non-temporal stores (the limit) and once
 // with ordinary stores, which first read each output line into the cache (read for ownership), as
 // every store a Halide 14 kernel emits does. Each runs on `threads` OpenMP threads.
@@ -23,6 +24,8 @@ public:
     explicit BandwidthBuffers(std::size_t floats);
     std::size_t floats() const { return x_.size(); }
     double copy_bytes() const { return 2.0 * double(floats()) * sizeof(float); }   // read + write
+    double read_bytes() const { return double(floats()) * sizeof(float); }
+    float read(int threads);    // the sum of x, vectorized: reads x once, writes nothing
     void copy(int threads);     // y = x
     void stream(int threads);          // y = a * x + b, non-temporal stores
     void stream_cached(int threads);   // y = a * x + b, ordinary stores

@@ -39,16 +39,24 @@ Halide::Expr dim_expr(const Dim &d, const std::map<std::string, Halide::Expr> &d
     return Halide::Internal::simplify(e);
 }
 
+// A buffer's extent by its bare name. A constraint is stored in a buffer's Parameter; an Expr
+// from dim(h).extent() carries a Parameter too, so a constraint written with it (a stride from
+// the buffer's own extents) would be a reference cycle that is never freed.
+Halide::Expr extent_name(const std::string &buffer, int h) {
+    return Halide::Internal::Variable::make(Halide::Int(32), fmt::format("{}.extent.{}", buffer, h));
+}
+
 // Mins at 0, dense row-major strides, extents as `shape` says (an extent read off this very
-// dimension is left as it is).
+// dimension is left as it is). `dims` names every extent by extent_name().
 void constrain(Halide::OutputImageParam p, const Shape &shape, const std::map<std::string, Halide::Expr> &dims) {
     const int rank = int(shape.size());
     Halide::Expr stride = 1;
     for (int h = 0; h < rank; ++h) {
         Halide::Expr extent = dim_expr(shape[halide_dim(rank, h)], dims);
+        const Halide::Expr own = extent_name(p.name(), h);
         p.dim(h).set_min(0).set_stride(stride);
-        if (!Halide::Internal::equal(extent, p.dim(h).extent())) p.dim(h).set_extent(extent);
-        stride = stride * p.dim(h).extent();
+        if (!Halide::Internal::equal(extent, own)) p.dim(h).set_extent(extent);
+        stride = stride * own;
     }
 }
 
@@ -70,8 +78,11 @@ Pipeline build_pipeline(const Graph &g, const Recipe &recipe, const PipelineInpu
 
     ExternalInputs ext;
     ext.dims = in.scalar_dims;
+    std::map<std::string, Halide::Expr> named_dims = in.scalar_dims;   // for constraints: constrain()
     for (const auto &[sym, where] : dims_on_inputs(p.graph)) {
-        ext.dims[sym] = in.buffers.at(where.first->name).dim(where.second).extent();
+        const Halide::ImageParam &param = in.buffers.at(where.first->name);
+        ext.dims[sym] = param.dim(where.second).extent();
+        named_dims[sym] = extent_name(param.name(), where.second);
     }
     for (const std::string &s : p.graph.symbols()) {
         if (!ext.dims.count(s)) throw GraphError(fmt::format("{}: no value for symbolic dim '{}'", recipe.name, s));
@@ -80,7 +91,7 @@ Pipeline build_pipeline(const Graph &g, const Recipe &recipe, const PipelineInpu
         auto it = in.buffers.find(n->name);
         if (it == in.buffers.end()) throw GraphError(fmt::format("{}: no buffer for input '{}'", recipe.name, n->name));
         Halide::ImageParam param = it->second;
-        constrain(param, n->shape, ext.dims);
+        constrain(param, n->shape, named_dims);
         // An autoscheduler's tiles, or a hand schedule's whole register tiles, may outrun a small
         // input: reading it through repeat_edge changes no output point and lets the kernel take
         // every extent but an empty one (a clamped read asks for one element).
@@ -123,7 +134,7 @@ Pipeline build_pipeline(const Graph &g, const Recipe &recipe, const PipelineInpu
             copy(Halide::_) = f(Halide::_);
             f = copy;
         }
-        constrain(f.output_buffer(), n->shape, ext.dims);
+        constrain(f.output_buffer(), n->shape, named_dims);
         p.outputs.push_back(f);
     }
     if (autoscheduled) {

@@ -146,8 +146,8 @@ private:
         for (const Val &v : in) nan = nan || v.nan;
         // Halide's simplifier treats floats as real numbers: it folds x - x and x + (-x) to 0 and
         // 0 * x to 0, also where x is NaN (or an infinity, where the interpreter gets NaN). That
-        // is Halide's documented float model, not a halogen bug (docs/reliability.md, seed
-        // 105014), so NaN is kept away from the cancelling forms.
+        // is Halide's documented float model, not a halogen bug (docs/reliability.md, "Left out
+        // on purpose"), so NaN is kept away from the cancelling forms.
         if (op == "sub" || op == "add") {
             if (in.size() == 2 && in[0].nan && in[1].nan) return std::nullopt;
         }
