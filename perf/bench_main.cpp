@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -143,9 +144,12 @@ void time_variant(benchmark::State &state, const std::string &name, const BenchC
         auto it = verdicts.find(name);
         if (it == verdicts.end()) it = verdicts.emplace(name, look_at_variant(c, k, p, budget)).first;
         if (!it->second.skip.empty()) return state.SkipWithError(it->second.skip.c_str());
-        KernelCall call = k.call(p.inputs().refs, p.output(), p.inputs().dims);
+        std::vector<KernelCall> calls;   // one per buffer set, taken in turn
+        for (int64_t b = 0; b < p.buffer_sets(); ++b) calls.push_back(k.call(p.refs(b), p.output(), p.inputs().dims));
+        std::size_t next = 0;
         for (auto _ : state) {
             p.next_set();
+            const KernelCall &call = calls[next++ % calls.size()];
             if (slow) twice_as_long([&] { call.run(); });
             else call.run();
         }
@@ -157,10 +161,10 @@ void time_variant(benchmark::State &state, const std::string &name, const BenchC
 
 // ---- peers
 
-// A peer's operations on a case at a thread count, made once, each run once in order on id set 0
-// and checked when it writes the output.
+// A peer's operations on a case at a thread count, made once (once per buffer set: ops[set]), each
+// run once in order on set 0 and checked when it writes the output.
 struct PeerOps {
-    std::vector<PeerOp> ops;
+    std::vector<std::vector<PeerOp>> ops;
     std::vector<Verdict> verdicts;
 };
 
@@ -172,9 +176,11 @@ PeerOps &peer_ops(const BenchCase &c, const Peer &peer, int threads, double budg
     PreparedCase &p = prepared(c, current_copy);
     peer.set_threads(threads);
     PeerOps made;
-    made.ops = peer.ops(PeerCase{c.family(), p.kernel_layout().inputs, p.kernel_layout().outputs.at(0)});
+    for (int64_t b = 0; b < p.buffer_sets(); ++b) {
+        made.ops.push_back(peer.ops(PeerCase{c.family(), p.kernel_layout(b).inputs, p.kernel_layout(b).outputs.at(0)}));
+    }
     p.first_set();
-    for (PeerOp &op : made.ops) {
+    for (PeerOp &op : made.ops.at(0)) {
         Verdict v;
         const double once = seconds_of(op.run);
         if (once > budget) v.skip = over_budget(once, budget);
@@ -194,17 +200,19 @@ void time_peer_op(benchmark::State &state, const BenchCase &c, const Peer &peer,
     try {
         PeerOps &made = peer_ops(c, peer, threads, budget);
         std::size_t k = 0;
-        while (k < made.ops.size() && made.ops[k].name != op_name) ++k;
-        if (k == made.ops.size()) return state.SkipWithError("the peer made no such operation for this case");
+        while (k < made.ops[0].size() && made.ops[0][k].name != op_name) ++k;
+        if (k == made.ops[0].size()) return state.SkipWithError("the peer made no such operation for this case");
         if (!made.verdicts[k].skip.empty()) return state.SkipWithError(made.verdicts[k].skip.c_str());
         PreparedCase &p = prepared(c, current_copy);
         peer.set_threads(threads);
-        const PeerOp &op = made.ops[k];
+        std::size_t next = 0;
         for (auto _ : state) {
             p.next_set();
+            const PeerOp &op = made.ops[next++ % made.ops.size()][k];
             if (slow) twice_as_long(op.run);
             else op.run();
         }
+        const PeerOp &op = made.ops[0][k];
         set_counters(state, c, threads, made.verdicts[k].max_abs_err, 0, op.bytes, op.flops);
     } catch (const std::exception &e) {
         state.SkipWithError(fmt::format("failed: {}", e.what()).c_str());
@@ -365,6 +373,10 @@ void add_context(const Options &o) {
                                         : o.quick         ? "quick"
                                                           : "full");
     benchmark::AddCustomContext("streaming_threshold_bytes", std::to_string(streaming_threshold_bytes()));
+    // The BLAS Debian's libtorch calls: whatever libblas.so.3 the alternatives system points at.
+    std::error_code ec;
+    const auto blas = std::filesystem::canonical("/usr/lib/x86_64-linux-gnu/libblas.so.3", ec);
+    benchmark::AddCustomContext("libtorch_blas", ec ? "unknown" : blas.string());
     // The registry (schedules/registry.def), so that perf/report groups and orders what it reads
     // without a list of its own: "family:home" and "family:variant,variant,..." joined by ';'.
     std::string homes, variants;

@@ -23,7 +23,9 @@ void touch(Array &a) {
 PreparedCase::PreparedCase(const BenchCase &c) : spec_(c), in_(c.spec.make()) {
     output_ = Array(find_family(c.family()).graph().outputs().at(0).dtype(), in_.out_shape);
     touch(output_);
-    kernel_layout_ = find_family(c.family()).contract.bind(in_.refs, {output_.ref()}, in_.dims);
+    for (int64_t k = 0; k < buffer_sets(); ++k) {
+        kernel_layouts_.push_back(find_family(c.family()).contract.bind(refs(k), {output_.ref()}, in_.dims));
+    }
     FamilyKernel::aot(c.family(), c.reference).run(in_.refs, output_.ref(), in_.dims);
     want_ = output_;
 }

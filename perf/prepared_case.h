@@ -3,6 +3,7 @@
 // sets a timed loop cycles through (embedding ids).
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <string>
@@ -19,8 +20,12 @@ public:
     const BenchCase &spec() const { return spec_; }
     const CaseInputs &inputs() const { return in_; }
     BufferRef output() { return output_.ref(); }
-    // The same call in the kernel's layout (frontend/contract.h), which the peers take.
-    const BoundCall &kernel_layout() const { return kernel_layout_; }
+    // Buffer sets of their own (CaseInputs::buffer_sets; one when the case has none): a timed loop
+    // takes set k on call k, round robin.
+    int64_t buffer_sets() const { return std::max<int64_t>(1, int64_t(in_.buffer_sets.size())); }
+    const BufferRefs &refs(int64_t set) const { return in_.buffer_sets.empty() ? in_.refs : in_.buffer_sets.at(set); }
+    // The same call in the kernel's layout (frontend/contract.h), which the peers take, per buffer set.
+    const BoundCall &kernel_layout(int64_t set = 0) const { return kernel_layouts_.at(set); }
 
     void first_set();   // the input set results are checked on
     void next_set();    // the next input set (every call pays the same copy, one set or many)
@@ -33,7 +38,7 @@ private:
     const BenchCase &spec_;
     CaseInputs in_;
     Array output_, want_;
-    BoundCall kernel_layout_;
+    std::vector<BoundCall> kernel_layouts_;
     int64_t next_set_ = 0;
 };
 

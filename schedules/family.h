@@ -41,6 +41,9 @@ struct CaseInputs {
     // than the caches hold); use_set(k) puts set k in place. One set: nothing to do.
     int64_t sets = 1;
     std::function<void(int64_t)> use_set;
+    // Or buffers of their own per call (GEMV weights that together outgrow the caches, so that
+    // every call reads DRAM): call k takes buffer_sets[k % n], where buffer_sets[0] is `refs`.
+    std::vector<BufferRefs> buffer_sets;
 };
 
 // A smaller call whose time, times `scale`, predicts the whole call's: how `halogen compare` and

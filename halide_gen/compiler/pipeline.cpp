@@ -39,16 +39,28 @@ Halide::Expr dim_expr(const Dim &d, const std::map<std::string, Halide::Expr> &d
     return Halide::Internal::simplify(e);
 }
 
-// A buffer's extent by its bare name. A constraint is stored in a buffer's Parameter; an Expr
-// from dim(h).extent() carries a Parameter too, so a constraint written with it (a stride from
-// the buffer's own extents) would be a reference cycle that is never freed.
+// A buffer's own extent by its bare name. A constraint is stored in the buffer's Parameter, and
+// an Expr from dim(h).extent() carries that Parameter: a stride or extent written with the
+// buffer's own extents that way would be a reference cycle, never freed. Another buffer's extent
+// keeps its Parameter, which is how Halide finds that buffer when the pipeline reads it nowhere
+// else (and a dim is read off the first input that has it, so two inputs never point at each other).
 Halide::Expr extent_name(const std::string &buffer, int h) {
     return Halide::Internal::Variable::make(Halide::Int(32), fmt::format("{}.extent.{}", buffer, h));
 }
 
+// Where each symbolic dim is read (dims_on_inputs) and its value there.
+struct DimSource {
+    std::string buffer;
+    int dim;
+    Halide::Expr extent;
+};
+
 // Mins at 0, dense row-major strides, extents as `shape` says (an extent read off this very
-// dimension is left as it is). `dims` names every extent by extent_name().
-void constrain(Halide::OutputImageParam p, const Shape &shape, const std::map<std::string, Halide::Expr> &dims) {
+// dimension is left as it is).
+void constrain(Halide::OutputImageParam p, const Shape &shape, const std::map<std::string, DimSource> &sources,
+               const std::map<std::string, Halide::Expr> &scalar_dims) {
+    std::map<std::string, Halide::Expr> dims = scalar_dims;
+    for (const auto &[sym, src] : sources) dims[sym] = src.buffer == p.name() ? extent_name(p.name(), src.dim) : src.extent;
     const int rank = int(shape.size());
     Halide::Expr stride = 1;
     for (int h = 0; h < rank; ++h) {
@@ -78,11 +90,11 @@ Pipeline build_pipeline(const Graph &g, const Recipe &recipe, const PipelineInpu
 
     ExternalInputs ext;
     ext.dims = in.scalar_dims;
-    std::map<std::string, Halide::Expr> named_dims = in.scalar_dims;   // for constraints: constrain()
+    std::map<std::string, DimSource> sources;
     for (const auto &[sym, where] : dims_on_inputs(p.graph)) {
         const Halide::ImageParam &param = in.buffers.at(where.first->name);
         ext.dims[sym] = param.dim(where.second).extent();
-        named_dims[sym] = extent_name(param.name(), where.second);
+        sources[sym] = DimSource{param.name(), where.second, ext.dims[sym]};
     }
     for (const std::string &s : p.graph.symbols()) {
         if (!ext.dims.count(s)) throw GraphError(fmt::format("{}: no value for symbolic dim '{}'", recipe.name, s));
@@ -91,7 +103,7 @@ Pipeline build_pipeline(const Graph &g, const Recipe &recipe, const PipelineInpu
         auto it = in.buffers.find(n->name);
         if (it == in.buffers.end()) throw GraphError(fmt::format("{}: no buffer for input '{}'", recipe.name, n->name));
         Halide::ImageParam param = it->second;
-        constrain(param, n->shape, named_dims);
+        constrain(param, n->shape, sources, in.scalar_dims);
         // An autoscheduler's tiles, or a hand schedule's whole register tiles, may outrun a small
         // input: reading it through repeat_edge changes no output point and lets the kernel take
         // every extent but an empty one (a clamped read asks for one element).
@@ -134,7 +146,7 @@ Pipeline build_pipeline(const Graph &g, const Recipe &recipe, const PipelineInpu
             copy(Halide::_) = f(Halide::_);
             f = copy;
         }
-        constrain(f.output_buffer(), n->shape, named_dims);
+        constrain(f.output_buffer(), n->shape, sources, in.scalar_dims);
         p.outputs.push_back(f);
     }
     if (autoscheduled) {

@@ -134,6 +134,48 @@ std::vector<PeerOp> conv_ops(const PeerCase &c, const std::string &where) {
             timed("reorder dst from own layout", where, std::move(dst_out), true, bytes_of(yo) + bytes_of(ym))};
 }
 
+// matmul families: y[M, N] = x[M, K] . W[N, K]^T (+ bias). The weights are reordered once, at setup,
+// into the layout oneDNN picks (as a framework packs weights at load time); x and y stay the
+// caller's. A bfloat16 weight multiplies a bfloat16 x: the op converts x each call (oneDNN 2.6 has
+// no float32 x bfloat16 product).
+std::vector<PeerOp> matmul_ops(const PeerCase &c, const std::string &where) {
+    const BufferRef &x = input(c, "x"), &w = unpacked_weight(c);
+    const int64_t M = x.shape.at(0), K = x.shape.at(1), N = w.shape.at(0);
+    const bool bf16 = w.dtype == DType::BFloat16;
+    const auto wt = bf16 ? memory::data_type::bf16 : memory::data_type::f32;
+    const auto &eng = device().engine;
+    const memory::desc src_any({M, K}, wt, Tag::ab), wei_any({K, N}, wt, Tag::any), dst({M, N}, memory::data_type::f32, Tag::ab);
+    const bool with_bias = c.inputs.count("bias") > 0;
+    const memory::desc bias_md = with_bias ? memory::desc({1, N}, memory::data_type::f32, Tag::ab) : memory::desc();
+    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(src_any, wei_any, bias_md, dst), eng);
+    memory wm(memory::desc({K, N}, wt, Tag::ba), eng, w.data), wo(pd.weights_desc(), eng);
+    dnnl::reorder(wm, wo).execute(device().stream, wm, wo);
+    device().stream.wait();
+    memory xm = wrap(x), ym = wrap(c.output);
+    std::unordered_map<int, memory> args = {{DNNL_ARG_WEIGHTS, wo}, {DNNL_ARG_DST, ym}};
+    if (with_bias) args[DNNL_ARG_BIAS] = memory(bias_md, eng, c.inputs.at("bias").data);
+    if (!bf16) {
+        args[DNNL_ARG_SRC] = xm;
+        return {timed("matmul (weights reordered at setup)", where, Call{dnnl::matmul(pd), args}, true)};
+    }
+    memory xb(pd.src_desc(), eng);
+    args[DNNL_ARG_SRC] = xb;
+    auto to_bf16 = std::make_shared<Call>(Call{dnnl::reorder(xm, xb), {{DNNL_ARG_FROM, xm}, {DNNL_ARG_TO, xb}}});
+    auto product = std::make_shared<Call>(Call{dnnl::matmul(pd), args});
+    PeerOp op;
+    op.name = "matmul (bfloat16 weights and x)";
+    op.writes_output = true;
+    op.run = [to_bf16, product, what = fmt::format("onednn matmul: {}", where)] {
+        try {
+            (*to_bf16)();
+            (*product)();
+        } catch (const dnnl::error &e) {
+            throw Error(fmt::format("{}: {}", what, e.what()));
+        }
+    };
+    return {op};
+}
+
 // layernorm: x [R, D] normalized over D, with scale and shift; statistics computed per call.
 std::vector<PeerOp> layernorm_ops(const PeerCase &c, const std::string &where) {
     const BufferRef &x = input(c, "x"), &w = input(c, "weight"), &b = input(c, "bias");
@@ -169,10 +211,11 @@ std::vector<PeerOp> ops(const PeerCase &c) {
         if (c.family.rfind("conv", 0) == 0) return conv_ops(c, where);
         if (c.family == "layernorm") return layernorm_ops(c, where);
         if (c.family == "batchnorm") return batchnorm_ops(c, where);
+        if (is_matmul_case(c)) return matmul_ops(c, where);
     } catch (const dnnl::error &e) {
         throw Error(fmt::format("onednn {}: {}: {}", c.family, where, e.what()));
     }
-    return {};   // rmsnorm, groupnorm, embedding: no oneDNN 2.6 primitive
+    return {};   // rmsnorm, groupnorm, embedding, weight packing: no oneDNN 2.6 primitive
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Peer libraries (PyTorch's C++ library, oneDNN) computing the same cases as halogen's families, in
+// Peer libraries (PyTorch's C++ library, oneDNN, OpenBLAS) computing the same cases as halogen's families, in
 // the same process, so that every figure in docs/perf.md can be a ratio measured in one run.
 // A peer sets a case up once -- plans, weights in its own layout, outputs allocated and touched --
 // and then only its timed calls run; nothing on the timed path allocates.
@@ -20,9 +20,13 @@ namespace halogen::perf {
 //   layernorm   x [R, D], weight [D], bias [D]; eps 1e-5                      -> [R, D]
 //   rmsnorm     x [R, D], weight [D]; out = x / sqrt(mean(x^2) + 1e-6) * w    -> [R, D]
 //   batchnorm   x [N, C, S], mean, var, weight, bias [C]; inference, eps 1e-5 -> [N, C, S]
-//   groupnorm   x [N, 32, C/32, S], weight, bias [32, C/32]; 32 groups, eps 1e-5
-//               (the same memory as x [N, C, S] and weight [C])            -> [N, 32, C/32, S]
+//   groupnorm   x [N, G, C/G, S], weight, bias [G, C/G]; G groups, eps 1e-5
+//               (the same memory as x [N, C, S] and weight [C])            -> [N, G, C/G, S]
 //   conv1d/2d/3d x [N, C, L1..Ln], weight [K, C, 3 x n], bias [K]; stride 1, pad 1 -> [N, K, L1..Ln]
+//   matmul, linear x [M, K], weight [N, K] (bias [N])                          -> [M, N]
+//   matmul families of packed weights: x [M, K], the packed weight, and the same weight as checkpoints
+//               store it, [N, K], under `weight_unpacked` (peers only)        -> [M, N]
+// The norms' eps comes as a rank-0 input `eps` too; the peers use the families' defaults.
 struct PeerCase {
     std::string family;
     std::map<std::string, BufferRef> inputs;   // by the family's input names
@@ -52,6 +56,12 @@ std::vector<Peer> peers();
 namespace halogen::perf {
 
 struct BenchCase;
+
+// A matmul family's case (matmul, linear, and the families of packed weights, whose cases hand the
+// peers the weight as checkpoints store it under `weight_unpacked`).
+bool is_matmul_case(const PeerCase &c);
+// Its weight [N, K] as checkpoints store it: the kernel's own `weight`, or `weight_unpacked`.
+const BufferRef &unpacked_weight(const PeerCase &c);
 
 // The names of the operations `peer` makes for a family, read off the family's tiny case (they do
 // not depend on the shape), so that benchmarks can be registered before any real case is filled.

@@ -1,6 +1,10 @@
 // The peers compiled in (peer.h): each library is optional and found at configure time.
 #include "perf/peers/peer.h"
 
+#include <fmt/format.h>
+
+#include "frontend/errors.h"
+
 #include "perf/cases.h"
 #include "schedules/registry.h"
 #ifdef HALOGEN_HAVE_TORCH
@@ -8,6 +12,9 @@
 #endif
 #ifdef HALOGEN_HAVE_ONEDNN
 #include "perf/peers/onednn_peer.h"
+#endif
+#ifdef HALOGEN_HAVE_OPENBLAS
+#include "perf/peers/openblas_peer.h"
 #endif
 
 namespace halogen::perf {
@@ -20,7 +27,22 @@ std::vector<Peer> peers() {
 #ifdef HALOGEN_HAVE_ONEDNN
     out.push_back(onednn_peer());
 #endif
+#ifdef HALOGEN_HAVE_OPENBLAS
+    out.push_back(openblas_peer());
+#endif
     return out;
+}
+
+bool is_matmul_case(const PeerCase &c) {
+    const bool packed = c.family.find("pack") != std::string::npos;
+    return (c.family.rfind("matmul", 0) == 0 || c.family == "linear") && (!packed || c.inputs.count("weight_unpacked"));
+}
+
+const BufferRef &unpacked_weight(const PeerCase &c) {
+    auto it = c.inputs.find("weight_unpacked");
+    if (it == c.inputs.end()) it = c.inputs.find("weight");
+    if (it == c.inputs.end()) throw BufferError(fmt::format("peer {}: no weight", c.family));
+    return it->second;
 }
 
 std::vector<std::string> peer_op_names(const Peer &peer, const BenchCase &tiny) {

@@ -17,6 +17,7 @@
 #include <ATen/Parallel.h>
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/add.h>
+#include <ATen/ops/addmm.h>
 #include <ATen/ops/batch_norm.h>
 #include <ATen/ops/convolution.h>
 #include <ATen/ops/div.h>
@@ -24,6 +25,7 @@
 #include <ATen/ops/from_blob.h>
 #include <ATen/ops/full.h>
 #include <ATen/ops/index_select.h>
+#include <ATen/ops/mm.h>
 #include <ATen/ops/mul.h>
 #include <ATen/ops/native_group_norm.h>
 #include <ATen/ops/native_layer_norm.h>
@@ -39,7 +41,6 @@ namespace halogen::perf {
 
 namespace {
 
-constexpr int64_t kGroups = 32;   // GroupNorm's group count in the family
 
 const BufferRef &buffer(const PeerCase &c, const std::string &name) {
     auto it = c.inputs.find(name);
@@ -133,20 +134,35 @@ std::vector<PeerOp> batchnorm(const PeerCase &c) {
 }
 
 std::vector<PeerOp> groupnorm(const PeerCase &c) {
-    // The family's x [N, 32, C/32, S] is the same memory as x [N, C, S]; weight [32, C/32] as [C].
+    // The kernel's x [N, G, C/G, S] is the same memory as x [N, C, S]; weight [G, C/G] as [C].
     const auto &xb = buffer(c, "x");
-    if (xb.shape.size() != 4 || xb.shape[1] != kGroups) {
-        throw ShapeError(fmt::format("libtorch groupnorm: x {} is not [N, 32, C/32, S]", dims_str(xb.shape)));
+    if (xb.shape.size() != 4) {
+        throw ShapeError(fmt::format("libtorch groupnorm: x {} is not [N, G, C/G, S]", dims_str(xb.shape)));
     }
-    const int64_t N = xb.shape[0], C = kGroups * xb.shape[2], S = xb.shape[3];
+    const int64_t N = xb.shape[0], G = xb.shape[1], C = G * xb.shape[2], S = xb.shape[3];
     struct State { at::Tensor x, w, b, out, mean, rstd; };
     auto s = std::make_shared<State>();
     s->x = wrap(xb, {N, C, S}), s->out = wrap(c.output, {N, C, S});
     s->w = wrap(buffer(c, "weight"), {C}), s->b = wrap(buffer(c, "bias"), {C});
-    s->mean = floats({N, kGroups}), s->rstd = floats({N, kGroups});
-    return {op(c, "native_group_norm (allocates)", [s, N, C, S] {
-        at::native_group_norm_out(s->out, s->mean, s->rstd, s->x, s->w, s->b, N, C, S, kGroups, 1e-5);
+    s->mean = floats({N, G}), s->rstd = floats({N, G});
+    return {op(c, "native_group_norm (allocates)", [s, N, C, S, G] {
+        at::native_group_norm_out(s->out, s->mean, s->rstd, s->x, s->w, s->b, N, C, S, G, 1e-5);
     })};
+}
+
+// matmul families: torch.nn.functional.linear's kernels on the caller's buffers: mm (no bias) and
+// addmm (bias), both with out= and the weight [N, K] used transposed, as Linear stores it.
+std::vector<PeerOp> linear(const PeerCase &c) {
+    const BufferRef &wb = unpacked_weight(c);
+    if (wb.dtype != DType::Float32) return {};   // a bfloat16 weight would need a cast per call
+    struct State { at::Tensor x, w, b, out; };
+    auto s = std::make_shared<State>();
+    s->x = wrap(buffer(c, "x")), s->w = wrap(wb), s->out = wrap(c.output);
+    if (c.inputs.count("bias")) {
+        s->b = wrap(buffer(c, "bias"));
+        return {op(c, "addmm", [s] { at::addmm_out(s->out, s->b, s->x, s->w.t()); })};
+    }
+    return {op(c, "mm", [s] { at::mm_out(s->out, s->x, s->w.t()); })};
 }
 
 std::vector<PeerOp> conv(const PeerCase &c, int rank) {
@@ -180,6 +196,7 @@ Peer torch_peer() {
             if (c.family == "conv1d") return conv(c, 1);
             if (c.family == "conv2d") return conv(c, 2);
             if (c.family == "conv3d") return conv(c, 3);
+            if (is_matmul_case(c)) return linear(c);
             return {};
         } catch (const c10::Error &e) {
             throw Error(fmt::format("libtorch {}: setting up the case failed: {}", c.family, e.what_without_backtrace()));

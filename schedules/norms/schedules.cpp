@@ -145,12 +145,21 @@ void fused(LoweredGraph &lg, const Halide::Target &target) {
         }
     }
 
+    int deepest = 0;   // the innermost compute level of a statistic
     for (const auto &[node, level] : lg.group.compute_level) {
         Halide::Func f = lg.funcs.at(node);
         if (f.name() == lg.out.name()) continue;
         const Halide::LoopLevel at = level == 0 ? Halide::LoopLevel::root() : Halide::LoopLevel(lg.out, loop[level - 1]);
         f.compute_at(at);
         vectorize_reduction(f, at, width);
+        deepest = std::max(deepest, level);
+    }
+    // 1 / sqrt(var + eps) once per row (per channel, per group), where its statistics are: inlined,
+    // it sits in the normalize loop, and LLVM cannot hoist it out once eps is a load (the store
+    // into the output might alias it).
+    if (lg.has_func("norm_scale") && rank >= 2) {
+        const int level = deepest > 0 ? deepest : rank - 1;
+        lg.func("norm_scale").compute_at(lg.out, loop[level - 1]);
     }
 }
 

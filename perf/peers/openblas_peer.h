@@ -1,0 +1,13 @@
+// The OpenBLAS peer: cblas_sgemm and cblas_sgemv (Debian's libopenblas-dev, its pthread build) on
+// the matmul families' cases, the weight as checkpoints store it ([N, K], used transposed).
+// Built only when perf/'s CMakeLists.txt finds OpenBLAS.
+#pragma once
+
+#include "perf/peers/peer.h"
+
+namespace halogen::perf {
+
+// The "openblas" peer; its ops read the case's buffers in place.
+Peer openblas_peer();
+
+}  // namespace halogen::perf
