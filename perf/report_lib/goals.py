@@ -9,7 +9,7 @@ back; the range over the rounds follows the value.
 
 Which families a goal covers comes from the run's registry (registry.py): the norm goals are
 every family whose home is norms, the conv goals every case whose family's home is conv, the matmul
-goals the cases of matmul_packed and matmul_packed_bf16 when their home is matmul. A run that does
+goals the cases of the packed matmul family and its bfloat16 twin when their home is matmul. A run that does
 not record the registry has no homes, so those goals are NOT MEASURED for it.
 
 The matmul goals take a case's M from its label (`M=1,K=2048,N=8192,dram`; `,dram`: its weights
@@ -29,7 +29,8 @@ TOKENS = (1, 16, 128, 2048)
 IDS = ("hot", "fresh")
 FUSED, TILED = "halogen:fused", "halogen:tiled"      # the default variants the goals time
 MATMUL_HOME = "matmul"
-PACKED, PACKED_BF16 = "matmul_packed", "matmul_packed_bf16"
+PACKED = "matmul_packed"                            # the GEMM/GEMV family the goals hold
+PACKED_BF16 = PACKED + "_bf16"                      # the same on bfloat16 weights
 GEMM_M = (128, 512)
 FEW_TOKENS = range(4, 17)                           # M = 4 … 16
 
@@ -310,7 +311,7 @@ def bf16_point(label: str, fp32: Optional[Result], bf16: Optional[Result]) -> Po
 
 
 def bf16_points(runs: Runs) -> List[Point]:
-    """matmul_packed_bf16 against matmul_packed on every GEMV case either has (same K, N, weights
+    """The bfloat16 packed family against the float32 one on every GEMV case either has (same K, N, weights
     from DRAM), per thread count."""
     shapes = dict.fromkeys(c.split(":", 1)[1] for family in (PACKED, PACKED_BF16)
                            for c in matmul_cases(runs, family, is_gemv))
