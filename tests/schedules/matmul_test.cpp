@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <regex>
 #include <sstream>
@@ -272,6 +273,26 @@ TEST(MatmulPackedGemv, TakesEveryCallTheTiledKernelTakes) {
             }
         }
         EXPECT_GE(both, 11 * 3 * 3) << family << ": tiled took every call with K > 0";
+    }
+}
+
+// ---- The default's dispatch on M, in the AOT loop nest -------------------------------------------
+
+std::string stmt_of(const std::string &family, const std::string &variant) {
+    const AotKernel *k = find_aot_kernel(family, variant);
+    if (!k) return "";
+    std::ifstream file(k->stmt_path);
+    EXPECT_TRUE(file) << k->stmt_path;
+    return std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+}
+
+TEST(MatmulPackedTiled, UpToSixteenTokensRunsGemvBlocksOfK) {
+    for (const char *family : {"matmul_packed", "matmul_packed_bf16"}) {
+        const std::string tiled = stmt_of(family, "tiled"), gemv = stmt_of(family, "gemv");
+        const std::string blocks = "k_i, 0, 256)";   // gemv's K blocks of 256
+        EXPECT_NE(gemv.find(blocks), std::string::npos) << family << " gemv";
+        EXPECT_NE(tiled.find(blocks), std::string::npos) << family << " tiled: no K blocks of 256";
+        EXPECT_NE(tiled.find("x.extent.1 <= 16"), std::string::npos) << family << " tiled: no branch on M <= 16";
     }
 }
 
