@@ -82,10 +82,11 @@ FamilyKernel kernel_for(const Case &c, const Variant &v, bool verbose) {
 // output against `want`, which the first variant to run sets when the interpreter did not.
 void time_variant(const Case &c, const CompareOptions &o, const FamilyKernel &k, CaseInputs &in,
                   std::optional<Array> &want, Result &r) {
-    Array out(DType::Float32, in.out_shape);
+    const DType out_type = k.family().graph().outputs().at(0).dtype();   // bfloat16 for the bf16 packing
+    Array out(out_type, in.out_shape);
     if (c.probe) {   // every family: a call predicted to run over the budget is skipped
         Probe p = c.probe(in, k.variant());
-        Array small(DType::Float32, p.out_shape);
+        Array small(out_type, p.out_shape);
         KernelCall probe = k.call(p.refs, small.ref(), p.dims);
         probe.run();
         auto t0 = Clock::now();

@@ -53,9 +53,16 @@ std::string dims_str(const std::vector<int64_t> &shape) {
 double max_abs_diff(const Array &a, const Array &b) {
     if (a.shape() != b.shape()) return INFINITY;
     double m = 0;
-    const float *pa = a.data<float>(), *pb = b.data<float>();
-    for (int64_t k = 0; k < a.size(); ++k) {
-        const double d = std::abs(double(pa[k]) - double(pb[k]));
+    if (a.dtype() == DType::Float32 && b.dtype() == DType::Float32) {
+        const float *pa = a.data<float>(), *pb = b.data<float>();
+        for (int64_t k = 0; k < a.size(); ++k) {
+            const double d = std::abs(double(pa[k]) - double(pb[k]));
+            m = std::isnan(d) ? INFINITY : std::max(m, d);
+        }
+        return m;
+    }
+    for (int64_t k = 0; k < a.size(); ++k) {   // any other element type, by value
+        const double d = std::abs(a.get(k) - b.get(k));
         m = std::isnan(d) ? INFINITY : std::max(m, d);
     }
     return m;

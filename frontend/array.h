@@ -45,8 +45,8 @@ private:
 
 std::string dims_str(const std::vector<int64_t> &shape);   // "[3, 30]"
 
-// Largest |a[k] - b[k]| of two float32 arrays: infinite when a difference is NaN or the shapes
-// differ. How `halogen compare` and the benchmarks check one kernel's output against another's.
+// Largest |a[k] - b[k]| of two arrays, by value whatever their element types: infinite when a
+// difference is NaN or the shapes differ. How `halogen compare` and the benchmarks check one kernel's output against another's.
 double max_abs_diff(const Array &a, const Array &b);
 
 }  // namespace halogen

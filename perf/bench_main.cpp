@@ -114,7 +114,7 @@ Verdict look_at_variant(const BenchCase &c, const FamilyKernel &k, PreparedCase 
     double predicted;
     if (k.variant().probe_first && c.spec.probe) {   // slow by design: a smaller call, scaled
         Probe probe = c.spec.probe(p.inputs(), k.variant());
-        Array small(DType::Float32, probe.out_shape);
+        Array small(p.output().dtype, probe.out_shape);
         KernelCall call = k.call(probe.refs, small.ref(), probe.dims);
         call.run();
         predicted = seconds_of([&] { call.run(); }) * probe.scale;
@@ -177,7 +177,7 @@ PeerOps &peer_ops(const BenchCase &c, const Peer &peer, int threads, double budg
     peer.set_threads(threads);
     PeerOps made;
     for (int64_t b = 0; b < p.buffer_sets(); ++b) {
-        made.ops.push_back(peer.ops(PeerCase{c.family(), p.kernel_layout(b).inputs, p.kernel_layout(b).outputs.at(0)}));
+        made.ops.push_back(peer.ops(PeerCase{c.family(), p.peer_inputs(b), p.kernel_layout(b).outputs.at(0)}));
     }
     p.first_set();
     for (PeerOp &op : made.ops.at(0)) {

@@ -41,9 +41,18 @@ void PreparedCase::next_set() {
     next_set_ = (next_set_ + 1) % in_.sets;
 }
 
+BufferRefs PreparedCase::peer_inputs(int64_t set) const {
+    BufferRefs refs = kernel_layout(set).inputs;
+    if (!in_.peer_refs.empty()) {
+        for (const auto &[name, ref] : in_.peer_refs.at(set % in_.peer_refs.size())) refs.emplace(name, ref);
+    }
+    return refs;
+}
+
 double PreparedCase::checked(const std::function<void()> &run) {
     first_set();
-    std::fill_n(output_.data<float>(), output_.size(), NAN);
+    // All ones: NaN as float32 and as bfloat16.
+    std::memset(output_.ref().data, 0xFF, std::size_t(output_.size()) * dtype_size(output_.dtype()));
     run();
     return max_abs_diff(output_, want_);
 }

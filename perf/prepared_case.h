@@ -26,6 +26,8 @@ public:
     const BufferRefs &refs(int64_t set) const { return in_.buffer_sets.empty() ? in_.refs : in_.buffer_sets.at(set); }
     // The same call in the kernel's layout (frontend/contract.h), which the peers take, per buffer set.
     const BoundCall &kernel_layout(int64_t set = 0) const { return kernel_layouts_.at(set); }
+    // What a peer takes for set k: its inputs in the kernel's layout and the case's peer_refs.
+    BufferRefs peer_inputs(int64_t set) const;
 
     void first_set();   // the input set results are checked on
     void next_set();    // the next input set (every call pays the same copy, one set or many)

@@ -44,6 +44,9 @@ struct CaseInputs {
     // Or buffers of their own per call (GEMV weights that together outgrow the caches, so that
     // every call reads DRAM): call k takes buffer_sets[k % n], where buffer_sets[0] is `refs`.
     std::vector<BufferRefs> buffer_sets;
+    // Buffers only the peers take (perf/peers/peer.h): a packed family's weights as checkpoints
+    // store them, `weight_unpacked`. Set k's peers take peer_refs[k % n] beside its inputs.
+    std::vector<BufferRefs> peer_refs;
 };
 
 // A smaller call whose time, times `scale`, predicts the whole call's: how `halogen compare` and

@@ -7,6 +7,7 @@
 #include "frontend/errors.h"
 #include "schedules/conv/conv.h"
 #include "schedules/embedding/embedding.h"
+#include "schedules/matmul/matmul.h"
 #include "schedules/norms/norms.h"
 
 namespace halogen {
@@ -19,6 +20,7 @@ enum Flags : unsigned {
     kUnfused = 4,
     kStreamingStores = 8,
     kProbeFirst = 16,
+    kClampInputs = 32,
 };
 
 Variant variant(const std::string &family, const std::string &name, ScheduleFn schedule, unsigned flags,
@@ -30,6 +32,7 @@ Variant variant(const std::string &family, const std::string &name, ScheduleFn s
     v.recipe.name = family + " " + name;
     v.recipe.rewrite_one_hot = flags & kRewriteOneHot;
     v.recipe.fuse_reductions = !(flags & kUnfused);
+    v.recipe.clamp_inputs = flags & kClampInputs;
     v.recipe.autoscheduler = autoscheduler;
     v.recipe.schedule = std::move(schedule);
     v.streaming_stores = flags & kStreamingStores;

@@ -1,11 +1,24 @@
-// Linear layer: out[..., o] = sum_i x[..., i] * W[o, i] + b[o]   (x @ W^T + b, like torch).
+// Linear layer: out[..., o] = sum_i x[..., i] * W[o, i] + b[o]   (x @ W^T + b, like torch), and the
+// panel layout register-tiled kernels read the weights in.
 #pragma once
+
+#include <cstdint>
 
 #include "frontend/node.h"
 
 namespace halogen::nn {
 
-// x: [..., in]; weight: [out, in]; bias: [out] or Tensor() for none. Returns [..., out].
+// x: [..., in] float32; weight: [out, in], float32 or bfloat16 (widened to float32 exactly);
+// bias: [out] or Tensor() for none. Returns [..., out]. The sum over `in` is the node named
+// "linear_sum", shaped [..., out, 1]: what a hand schedule looks for.
 Tensor linear(const Tensor &x, const Tensor &weight, const Tensor &bias = Tensor());
+
+// Weights in panels: W [rows*P, K] as [P, K, rows], the `rows` outputs of a panel side by side for
+// each k, so that a kernel reads one panel as one contiguous stream of vectors along the outputs.
+// A reshape and a permute (a copy when computed). ShapeError when W's first axis is not a multiple
+// of `rows`.
+Tensor pack_panels(const Tensor &weight, int64_t rows);
+// The packed weights seen as W [rows*P, K] again: a view, for linear().
+Tensor unpack_panels(const Tensor &packed);
 
 }  // namespace halogen::nn

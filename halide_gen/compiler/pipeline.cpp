@@ -104,9 +104,11 @@ Pipeline build_pipeline(const Graph &g, const Recipe &recipe, const PipelineInpu
         if (it == in.buffers.end()) throw GraphError(fmt::format("{}: no buffer for input '{}'", recipe.name, n->name));
         Halide::ImageParam param = it->second;
         constrain(param, n->shape, sources, in.scalar_dims);
-        // An autoscheduler's tiles may outrun a small input: reading it through repeat_edge
-        // changes no output point and lets the kernel take every extent.
-        ext.buffers[n->name] = autoscheduled ? Halide::BoundaryConditions::repeat_edge(param) : Halide::Func(param);
+        // An autoscheduler's tiles, or a hand schedule's whole register tiles, may outrun a small
+        // input: reading it through repeat_edge changes no output point and lets the kernel take
+        // every extent but an empty one (a clamped read asks for one element).
+        ext.buffers[n->name] = autoscheduled || recipe.clamp_inputs ? Halide::BoundaryConditions::repeat_edge(param)
+                                                                    : Halide::Func(param);
         if (in.prefetchable) ext.prefetchable.emplace(n->name, param);
     }
 

@@ -20,6 +20,11 @@ struct Recipe {
     bool rewrite_one_hot = false;     // frontend/rewrites/one_hot_gather.h before grouping
     bool fuse_reductions = true;      // false: every reduction is a kernel of its own
     std::string autoscheduler;        // "Adams2019", "Mullapudi2016", "Li2018"; "" for a schedule
+    // Inputs read clamped into their buffers, as an autoscheduled recipe reads them: a schedule may
+    // then compute whole register tiles at the edges (rows past the end read the last row, and
+    // their results are never stored), where exact tails would leave loops without constant
+    // extents. An empty input is then rejected: a clamped read asks for one element.
+    bool clamp_inputs = false;
     ScheduleFn schedule;              // per group; empty: Halide's defaults
 
     // A recipe with one of the generic schedules of compiler/schedule.h ("none", "basic", "simd").

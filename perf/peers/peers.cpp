@@ -34,8 +34,10 @@ std::vector<Peer> peers() {
 }
 
 bool is_matmul_case(const PeerCase &c) {
-    const bool packed = c.family.find("pack") != std::string::npos;
-    return (c.family.rfind("matmul", 0) == 0 || c.family == "linear") && (!packed || c.inputs.count("weight_unpacked"));
+    // A product of the matmul home (not a packing): x and the weight as checkpoints store it, the
+    // kernel's own or, for packed panels, the case's `weight_unpacked`.
+    return find_family(c.family).home == "matmul" && c.inputs.count("x") &&
+           (c.inputs.count("weight") || c.inputs.count("weight_unpacked"));
 }
 
 const BufferRef &unpacked_weight(const PeerCase &c) {
@@ -47,10 +49,13 @@ const BufferRef &unpacked_weight(const PeerCase &c) {
 
 std::vector<std::string> peer_op_names(const Peer &peer, const BenchCase &tiny) {
     CaseInputs in = tiny.spec.make();
-    Array out(DType::Float32, in.out_shape);
-    const BoundCall call = find_family(tiny.family()).contract.bind(in.refs, {out.ref()}, in.dims);
+    const Family &f = find_family(tiny.family());
+    Array out(f.graph().outputs().at(0).dtype(), in.out_shape);
+    const BoundCall call = f.contract.bind(in.refs, {out.ref()}, in.dims);
+    BufferRefs inputs = call.inputs;
+    if (!in.peer_refs.empty()) inputs.insert(in.peer_refs[0].begin(), in.peer_refs[0].end());
     std::vector<std::string> names;
-    for (const PeerOp &op : peer.ops(PeerCase{tiny.family(), call.inputs, call.outputs.at(0)})) names.push_back(op.name);
+    for (const PeerOp &op : peer.ops(PeerCase{tiny.family(), inputs, call.outputs.at(0)})) names.push_back(op.name);
     return names;
 }
 

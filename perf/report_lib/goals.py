@@ -8,12 +8,17 @@ is the median over the rounds of the ratio between the two timings of one round,
 back; the range over the rounds follows the value.
 
 Which families a goal covers comes from the run's registry (registry.py): the norm goals are
-every family whose home is norms, the conv goals every case whose family's home is conv. A run that
-does not record the registry has no homes, so those goals are NOT MEASURED for it."""
+every family whose home is norms, the conv goals every case whose family's home is conv, the matmul
+goals the cases of the packed matmul family and its bfloat16 twin when their home is matmul. A run that does
+not record the registry has no homes, so those goals are NOT MEASURED for it.
+
+The matmul goals take a case's M from its label (`M=1,K=2048,N=8192,dram`; `,dram`: its weights
+are read from DRAM): a GEMM has M = 128 or 512, a GEMV M = 1 and weights from DRAM, and M = 4 to 16
+with weights from DRAM is a few tokens."""
 
 import statistics
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import Callable, List, Optional
 
 from .markdown import ratio
 from .metrics import Limits, case_params, family_of, in_tokens_sweep, rate, speedup, writes_output
@@ -22,6 +27,12 @@ from .runs import Result, Runs
 THREADS = (1, 2)
 TOKENS = (1, 16, 128, 2048)
 IDS = ("hot", "fresh")
+FUSED, TILED = "halogen:fused", "halogen:tiled"      # the default variants the goals time
+MATMUL_HOME = "matmul"
+PACKED = "matmul_packed"                            # the GEMM/GEMV family the goals hold
+PACKED_BF16 = PACKED + "_bf16"                      # the same on bfloat16 weights
+GEMM_M = (128, 512)
+FEW_TOKENS = range(4, 17)                           # M = 4 … 16
 
 
 @dataclass
@@ -149,46 +160,63 @@ def gather_points(runs: Runs) -> List[Point]:
     return points
 
 
+def point_label(case: str, threads: int) -> str:
+    """The case without its family, and the thread count: "M=1,K=2048,N=8192,dram t1"."""
+    return f"{case.split(':', 1)[1]} t{threads}"
+
+
+def peers_of(runs: Runs, case: str, threads: int) -> List[Result]:
+    """The peer rows of one case at one thread count."""
+    return [r for r in runs.of_case(case, threads) if r.is_peer]
+
+
+def limit_point(label: str, result: Optional[Result], impl: str, limits: Limits, name: str, threads: int,
+                counter: str) -> Point:
+    """result's rate against limit:`name`'s at `threads`, the rates of `counter` ("bytes": GB/s,
+    "flops": GFLOP/s) over time; in a paired run the rates of one round."""
+    limit = limits.result(name, threads)
+    if result is None or not result.ok:
+        return Point(label, None, absent(result, impl))
+    if not getattr(result, counter):
+        return Point(label, None, f"{impl} counts no {counter}")
+    if limit is None or not limit.ok or not getattr(limit, counter):
+        return Point(label, None, f"no limit:{name} at t{threads}")
+    work = getattr(result, counter) / getattr(limit, counter)
+    if not result.is_paired:
+        return Point(label, work * speedup(limit, result))
+    ratios = [r * work for r in paired_ratios(limit, result)]
+    if not ratios:
+        return Point(label, None, f"limit:{name} never timed in the same round")
+    return paired_point(label, ratios)
+
+
 def norm_points(runs: Runs, limits: Limits, family: str):
     """(fused against the best peer, fused GB/s against limit:stream GB/s) per case and thread count;
     a stream point also names its ratio to limit:stream-cached when the run has it."""
     peer_points, stream_points = [], []
-    for case in (c for c in runs.cases() if c.split(":", 1)[0] == family):
-        shape = case.split(":", 1)[1]
+    for case in (c for c in runs.cases() if family_of(c) == family):
         for threads in THREADS:
-            fused = runs.get(case, "halogen:fused", threads)
-            rows = runs.of_case(case, threads)
-            peer_points.append(peer_point(shape, threads, fused, rows, limits))
-            label = f"{shape} t{threads}"
-            stream = limits.result("stream", threads)
-            if fused is None or not fused.ok or rate(fused) is None:
-                stream_points.append(Point(label, None, absent(fused, "halogen:fused")))
-            elif stream is None or rate(stream) is None:
-                stream_points.append(Point(label, None, f"no limit:stream at t{threads}"))
-            elif fused.is_paired:
-                # rates in one round: (fused bytes / fused time) / (stream bytes / stream time)
-                ratios = [r * fused.bytes / stream.bytes for r in paired_ratios(stream, fused)]
-                point = paired_point(label, ratios) if ratios else Point(
-                    label, None, "limit:stream never timed in the same round")
-                point.notes += cached_note(typical_rate(fused), limits, threads) if ratios else []
-                stream_points.append(point)
-            else:
-                stream_points.append(Point(label, rate(fused)[0] / rate(stream)[0],
-                                           notes=cached_note(rate(fused)[0], limits, threads)))
+            fused, label = runs.get(case, FUSED, threads), point_label(case, threads)
+            peer_points.append(peer_point(label, fused, FUSED, peers_of(runs, case, threads), limits, threads))
+            point = limit_point(label, fused, FUSED, limits, "stream", threads, "bytes")
+            if point.value is not None:
+                point.notes += cached_note(typical_rate(fused), limits, threads)
+            stream_points.append(point)
     return peer_points, stream_points
 
 
-def peer_point(shape: str, threads: int, fused: Optional[Result], rows: List[Result], limits: Limits) -> Point:
-    """fused against the strongest peer: the one that leaves fused the lowest ratio (in a full run
-    the fastest, best_peer)."""
-    candidates = [p for p in rows if p.is_peer and p.ok and writes_output(p)]
+def peer_point(label: str, result: Optional[Result], impl: str, peers: List[Result], limits: Limits,
+               threads: int) -> Point:
+    """result against the strongest of `peers` that writes the output: the one that leaves result
+    the lowest ratio (in a full run the fastest, best_peer)."""
+    candidates = [p for p in peers if p.ok and writes_output(p)]
     if not candidates:
-        failed = [f"{r.impl}: {r.error}" for r in rows if r.is_peer and not r.ok]
-        return Point(f"{shape} t{threads}", None, "no peer" + (": " + ", ".join(failed) if failed else ""))
+        failed = [f"{r.impl}: {r.error}" for r in peers if not r.ok]
+        return Point(label, None, "no peer" + (": " + ", ".join(failed) if failed else ""))
     points = []
     for peer in candidates:
-        point = ratio_point(f"{shape} t{threads} vs {peer.impl}", fused, "halogen:fused", peer, peer.impl)
-        point.key = f"{shape} t{threads}"
+        point = ratio_point(f"{label} vs {peer.impl}", result, impl, peer, peer.impl)
+        point.key = label
         if point.value is not None:
             point.notes += peer_note(peer, limits, threads)
         points.append((point, peer))
@@ -222,9 +250,100 @@ def cached_note(fused_rate: float, limits: Limits, threads: int) -> List[str]:
 def conv_points(runs: Runs, peer_impl: str, threads: int = 2) -> List[Point]:
     points = []
     for case in (c for c in runs.cases() if runs.registry.home(family_of(c)) == "conv"):
-        points.append(ratio_point(f"{case} t{threads}", runs.get(case, "halogen:tiled", threads),
-                                  "halogen:tiled", runs.get(case, peer_impl, threads), peer_impl))
+        points.append(ratio_point(f"{case} t{threads}", runs.get(case, TILED, threads),
+                                  TILED, runs.get(case, peer_impl, threads), peer_impl))
     return points
+
+
+def matmul_m(case: str) -> int:
+    """A matmul case's M, 0 when its label names none."""
+    return int(case_params(case).get("M", 0))
+
+
+def from_dram(case: str) -> bool:
+    return case.endswith(",dram")
+
+
+def is_gemm(case: str) -> bool:
+    return matmul_m(case) in GEMM_M
+
+
+def is_gemv(case: str) -> bool:
+    return matmul_m(case) == 1 and from_dram(case)
+
+
+def is_few_tokens(case: str) -> bool:
+    return matmul_m(case) in FEW_TOKENS and from_dram(case)
+
+
+def matmul_cases(runs: Runs, family: str, wanted: Callable[[str], bool]) -> List[str]:
+    """The cases of `family` that `wanted` takes; none unless the run's registry puts the family
+    in the matmul home."""
+    if runs.registry.home(family) != MATMUL_HOME:
+        return []
+    return [c for c in runs.cases() if family_of(c) == family and wanted(c)]
+
+
+def matmul_limit_points(runs: Runs, limits: Limits, cases: List[str], name: str, counter: str) -> List[Point]:
+    """halogen:tiled's rate against limit:`name`'s per case and thread count."""
+    return [limit_point(point_label(case, t), runs.get(case, TILED, t), TILED, limits, name, t, counter)
+            for case in cases for t in THREADS]
+
+
+def matmul_peer_points(runs: Runs, limits: Limits, cases: List[str]) -> List[Point]:
+    """halogen:tiled against the best peer per case and thread count."""
+    return [peer_point(point_label(case, t), runs.get(case, TILED, t), TILED, peers_of(runs, case, t), limits, t)
+            for case in cases for t in THREADS]
+
+
+def bf16_point(label: str, fp32: Optional[Result], bf16: Optional[Result]) -> Point:
+    """fp32 time / bf16 time. In a paired run the two are timed in different groups, never back to
+    back, so the ratio is of their median times."""
+    if bf16 is None or not bf16.ok:
+        return Point(label, None, absent(bf16, f"{PACKED_BF16} {TILED}"))
+    if fp32 is None or not fp32.ok:
+        return Point(label, None, absent(fp32, f"{PACKED} {TILED}"))
+    if not (fp32.is_paired or bf16.is_paired):
+        return Point(label, speedup(fp32, bf16))
+    return Point(label, fp32.median_ms / bf16.median_ms,
+                 notes=[f"median times of {len(fp32.times_ms)} and {len(bf16.times_ms)} rounds, not paired: "
+                        "timed in different groups"])
+
+
+def bf16_points(runs: Runs) -> List[Point]:
+    """The bfloat16 packed family against the float32 one on every GEMV case either has (same K, N, weights
+    from DRAM), per thread count."""
+    shapes = dict.fromkeys(c.split(":", 1)[1] for family in (PACKED, PACKED_BF16)
+                           for c in matmul_cases(runs, family, is_gemv))
+    return [bf16_point(f"{shape} t{t}", runs.get(f"{PACKED}:{shape}", TILED, t),
+                       runs.get(f"{PACKED_BF16}:{shape}", TILED, t)) for shape in shapes for t in THREADS]
+
+
+def matmul_goals(runs: Runs, limits: Limits, unrecorded: str) -> List[Goal]:
+    """GEMM against the FMA peak and the best peer, GEMV against the DRAM read bandwidth and the
+    best peer, bfloat16 weights against float32 at GEMV, and a few tokens against the DRAM read
+    bandwidth."""
+    gemm, gemv = matmul_cases(runs, PACKED, is_gemm), matmul_cases(runs, PACKED, is_gemv)
+    tiled = f"{PACKED} `{TILED}`"
+    per_gemm, per_gemv = "per case (M = 128, 512) and threads", "per case (M = 1, weights from DRAM) and threads"
+    no_gemm, no_gemv = f"no {PACKED} GEMM case in the run{unrecorded}", f"no {PACKED} GEMV case in the run{unrecorded}"
+    goals = [
+        goal(f"{tiled} GEMM GFLOP/s vs `limit:fma` GFLOP/s",
+             matmul_limit_points(runs, limits, gemm, "fma", "flops"), 0.75, f"≥ 0.75× {per_gemm}", no_gemm),
+        goal(f"{tiled} GEMM vs the best peer", matmul_peer_points(runs, limits, gemm), 1.2, f"≥ 1.20× {per_gemm}",
+             no_gemm),
+        goal(f"{tiled} GEMV GB/s vs `limit:read-dram` GB/s",
+             matmul_limit_points(runs, limits, gemv, "read-dram", "bytes"), 0.85, f"≥ 0.85× {per_gemv}", no_gemv),
+        goal(f"{tiled} GEMV vs the best peer", matmul_peer_points(runs, limits, gemv), 1.0, f"≥ 1.00× {per_gemv}",
+             no_gemv),
+        goal(f"{PACKED_BF16} `{TILED}` GEMV vs {tiled}", bf16_points(runs), 1.8, f"≥ 1.80× {per_gemv}",
+             f"no {PACKED} or {PACKED_BF16} GEMV case in the run{unrecorded}")]
+    for family in (PACKED, PACKED_BF16):
+        points = matmul_limit_points(runs, limits, matmul_cases(runs, family, is_few_tokens), "read-dram", "bytes")
+        goals.append(goal(f"{family} `{TILED}` M = 4 … 16 GB/s vs `limit:read-dram` GB/s", points, 0.8,
+                          "≥ 0.80× per case (weights from DRAM) and threads",
+                          f"no {family} M = 4 … 16 case in the run{unrecorded}"))
+    return goals
 
 
 def evaluate(runs: Runs, limits: Limits) -> List[Goal]:
@@ -235,14 +354,14 @@ def evaluate(runs: Runs, limits: Limits) -> List[Goal]:
     for family in runs.registry.families_of("norms") or ["norms"]:
         peer_points, stream_points = norm_points(runs, limits, family)
         none = f"no {family} case in the run{unrecorded}"
-        goals.append(goal(f"{family} `halogen:fused` vs the best peer", peer_points, 1.5,
-                          "≥ 1.50× per case and threads", none))
-        goals.append(goal(f"{family} `halogen:fused` GB/s vs `limit:stream` GB/s", stream_points, 0.7,
-                          "≥ 0.70× per case and threads", none))
+        goals.append(goal(f"{family} `{FUSED}` vs the best peer", peer_points, 1.0,
+                          "≥ 1.00× per case and threads", none))
+        goals.append(goal(f"{family} `{FUSED}` GB/s vs `limit:stream` GB/s", stream_points, 0.8,
+                          "≥ 0.80× per case and threads", none))
     goals.append(goal("conv `halogen:tiled` vs `onednn:conv (nchw)`, 2 threads",
                       conv_points(runs, "onednn:conv (nchw)"), 1.0, "≥ 1.00× per case",
                       f"no conv case in the run{unrecorded}"))
     goals.append(goal("conv `halogen:tiled` vs `onednn:conv (own layout)`, 2 threads",
                       conv_points(runs, "onednn:conv (own layout)"), 0.7, "≥ 0.70× per case",
                       f"no conv case in the run{unrecorded}"))
-    return goals
+    return goals + matmul_goals(runs, limits, unrecorded)

@@ -6,7 +6,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from .runs import Result, Runs
 
-LIMITS = ("fma", "copy-cache", "copy-dram", "stream", "stream-cached")
+LIMITS = ("fma", "copy-cache", "copy-dram", "read-dram", "stream", "stream-cached")
 CACHE_BYTES = 8 * 2**20      # hot embedding cases up to this many bytes run from cache
 KIND_ORDER = ("halogen", "libtorch", "onednn")
 TOKENS_SWEEP = {"V": "128256", "D": "4096"}   # the embedding cases of the tokens sweep

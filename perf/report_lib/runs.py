@@ -22,7 +22,7 @@ from typing import Dict, List, Optional, Tuple
 from .registry import Registry
 
 MS_PER_UNIT = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
-PEER_KINDS = ("libtorch", "onednn")
+PEER_KINDS = ("libtorch", "onednn", "openblas")
 Key = Tuple[str, str, int]   # (case, impl, threads)
 
 

@@ -11,7 +11,7 @@ from .metrics import LIMITS, Limits
 from .runs import Runs
 
 LIMIT_TITLES = {"fma": "FMA peak GFLOP/s", "copy-cache": "copy in-cache GB/s",
-                "copy-dram": "copy DRAM GB/s", "stream": "stream GB/s",
+                "copy-dram": "copy DRAM GB/s", "read-dram": "read DRAM GB/s", "stream": "stream GB/s",
                 "stream-cached": "stream, cached stores GB/s"}
 
 

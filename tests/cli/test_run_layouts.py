@@ -186,6 +186,46 @@ class RunLayouts(unittest.TestCase):
                         want += xv[(c * 7 + iy) * 6 + ix] * wv[((k * 2 + c) * 5 + dy) * 5 + dx]
         self.assertAlmostEqual(got[(k * 4 + oy) * 3 + ox], want, delta=1e-4)
 
+    def test_linear_takes_leading_axes_of_x(self):
+        x, xv = self.floats("x", (2, 3, 5))
+        w, wv = self.floats("w", (7, 5))
+        b, bv = self.floats("b", (7,))
+        out = os.path.join(self.dir.name, "out.npy")
+        done = self.run_halogen("run", "linear", "--input", f"x={x}", "--input", f"weight={w}", "--input", f"bias={b}",
+                                "--output", out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        shape, got = read_npy(out)
+        self.assertEqual(shape, (2, 3, 7))
+        for m, n in ((0, 0), (4, 6), (5, 3)):
+            want = sum(xv[m * 5 + k] * wv[n * 5 + k] for k in range(5)) + bv[n]
+            self.assertAlmostEqual(got[m * 7 + n], want, delta=1e-5)
+
+    def test_bfloat16_weights_packed_from_float32_then_multiplied(self):
+        # A float32 weight file is rounded to bfloat16 at load (to nearest even); the packed panels
+        # are written as '<u2' bits, which the packed kernel reads back as they are.
+        x, xv = self.floats("x", (2, 5))
+        w, wv = self.floats("w", (64, 5))
+        packed = os.path.join(self.dir.name, "packed.npy")
+        done = self.run_halogen("run", "matmul_pack_bf16", "--input", f"weight={w}", "--output", packed)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        out = os.path.join(self.dir.name, "out.npy")
+        done = self.run_halogen("run", "matmul_packed_bf16", "--input", f"x={x}", "--input", f"packed={packed}",
+                                "--output", out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        shape, got = read_npy(out)
+        self.assertEqual(shape, (2, 64))
+
+        def bf16(v):
+            bits = struct.unpack("<I", struct.pack("<f", v))[0]
+            bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+            return struct.unpack("<f", struct.pack("<I", bits))[0]
+
+        for m, n in ((0, 0), (1, 33), (1, 63)):
+            want = sum(xv[m * 5 + k] * bf16(wv[n * 5 + k]) for k in range(5))
+            self.assertAlmostEqual(got[m * 64 + n], want, delta=1e-5)
+        done = self.run_halogen("run", "matmul_pack_bf16", "--input", f"weight={x}", "--output", packed)
+        self.one_line_error(done, "input 'weight'", "[2, 5]", "not a multiple of 32")
+
 
 if __name__ == "__main__":
     unittest.main()

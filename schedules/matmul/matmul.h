@@ -1,0 +1,30 @@
+// The matmul families: torch's Linear, y[M, N] = x[M, K] . W[N, K]^T (+ bias[N]), the leading axes
+// of x collapsed into M (frontend/nn/linear.h). Weights come as checkpoints store them ([N, K]:
+// `matmul`, `linear`), or packed once at load time into panels of kPanelRows outputs
+// ([P, K, 32], `matmul_pack`, `matmul_pack_bf16`) that the fast kernels stream
+// (`matmul_packed`, `matmul_packed_bf16`: float32 or bfloat16 weights, float32 arithmetic).
+#pragma once
+
+#include "halide_gen/compiler/lower.h"
+#include "schedules/family.h"
+
+namespace halogen::matmuls {
+
+// Outputs per panel of packed weights: two AVX-512 vectors of float32. Every llama3 and SmolLM2
+// projection has a multiple of 32 outputs.
+constexpr int64_t kPanelRows = 32;
+
+Family matmul();              // x [*M, K], weight [N, K] -> [*M, N]
+Family linear();              // the same plus bias [N]
+Family pack();                // weight [32*P, K] -> [P, K, 32], float32
+Family pack_bf16();           // the same, bfloat16
+Family packed();              // x [*M, K], packed [P, K, 32] float32 -> [*M, 32*P]
+Family packed_bf16();         // the same, bfloat16 panels
+
+// Hand schedules (schedules.cpp, panels.cpp); `naive` is Halide's defaults.
+void dot(LoweredGraph &lg, const Halide::Target &target);         // unpacked W: register tile along K
+void transpose(LoweredGraph &lg, const Halide::Target &target);   // the packing: blocks of a panel
+void gemv(LoweredGraph &lg, const Halide::Target &target);        // packed W, few tokens: a panel at a time
+void tiled(LoweredGraph &lg, const Halide::Target &target);       // packed W: register-blocked GEMM
+
+}  // namespace halogen::matmuls

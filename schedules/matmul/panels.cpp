@@ -1,0 +1,98 @@
+// Hand schedules of the matmul families on packed weights (matmul_packed, matmul_packed_bf16):
+// W [P, K, 32], read as W[n, k] = packed[n / 32, k, n % 32] (nn::unpack_panels), so that a panel
+// of 32 outputs is one contiguous stream of vectors. The register tile runs along the outputs:
+// for each k, 2 vector loads of the panel and one broadcast of x per token, one FMA per vector and
+// token (BLAS's outer-product micro-kernel). bfloat16 panels are widened to float32 by a shift on
+// the load. Both variants give each task one panel and compute it against every token of the
+// call, so that W is read from memory once per call whatever M is:
+//
+//   x2 = x copied with rows kRowPad floats longer                (once per call)
+//   parallel p in P:                                             (one panel per task)
+//     acc[M rounded up to G][32] = 0
+//     for k block of B:                                          (gemv only)
+//       for token group g of G:
+//         for k in the block:  acc[g + j][:] += x2[g + j, k] * W[p, k, :]   (2 loads, G broadcasts, 2 G FMAs)
+//     out[.., 32 p ..] = acc                                     (stores guarded past M)
+//
+// gemv (few tokens): G = 4, so that 1 to 16 tokens compute at most 3 tokens that nobody reads, K in
+// blocks of 256 (32 KiB of a float32 panel, kept in the L1 across the groups); one token
+// (decode) takes a path of its own, 2 accumulators.
+// tiled (GEMM): G = 12, 24 zmm accumulators, no K blocking: the panel (32 x K, 256 KiB for K =
+// 2048) stays in the L2 across the token groups. Up to 16 tokens it runs gemv's loops (specialized
+// on M), which read the panel once and waste at most 3 token rows where G = 12 wastes up to 11, so
+// the default variant serves decode and prefill alike.
+//
+// The copy of x: with K = 2048 or 8192 its rows lie a multiple of 4 KiB apart, and the G token
+// streams of a group would all fall in one set of the L1. Edges: the recipe reads x and the panels
+// clamped (kClampInputs): a group computes whole, tokens past M repeating the last one.
+#include "schedules/matmul/linear_group.h"
+#include "schedules/matmul/matmul.h"
+
+#include "halide_gen/compiler/schedule.h"
+
+namespace halogen::matmuls {
+
+namespace {
+
+using Halide::TailStrategy;
+using Halide::Var;
+
+constexpr int kTileTokens = 12;   // tokens per register tile of `tiled`
+constexpr int kGroupTokens = 4;   // tokens per register tile of `gemv`
+constexpr int kFewTokens = 16;    // up to this many tokens `tiled` takes `gemv`'s groups
+constexpr int kBlock = 256;       // k per block of `gemv`: 32 KiB of a float32 panel
+constexpr int kRowPad = 16;       // floats added to each row of the copy of x
+
+// The sum's update for the panel's 32 outputs and every token: tokens in groups of `group`
+// (rounded up: the recipe reads x clamped), over blocks of `block` k (0: K whole).
+void token_groups(Halide::Stage update, const LinearGroup &g, int width, int group, int block) {
+    Var go("go"), gi("gi");
+    Halide::RVar ko("k_o"), ki("k_i");
+    update.split(g.m, go, gi, group, TailStrategy::RoundUp);
+    if (block > 0) {
+        update.split(g.r, ko, ki, block, TailStrategy::GuardWithIf).reorder(g.n, gi, g.u, ki, go, ko);
+    } else {
+        update.reorder(g.n, gi, g.u, g.r, go);
+    }
+    update.vectorize(g.n, width).unroll(g.n).unroll(gi);
+}
+
+// One panel per task, the sum kept for its 32 outputs and every token. `tiles`: a call of more than
+// kFewTokens tokens takes the GEMM's groups, a smaller one the GEMV's; without, every call does.
+void panel_tasks(LoweredGraph &lg, const Halide::Target &target, bool tiles) {
+    LinearGroup g;
+    if (!find_linear(lg, g)) return apply_schedule(lg, "simd", target);
+    const int width = target.natural_vector_size(Halide::Float(32));
+    Var p("p"), ni("ni");
+    g.out.split(g.n, p, ni, int(kPanelRows), TailStrategy::GuardWithIf)
+        .reorder(ni, g.m, p)
+        .vectorize(ni, width, TailStrategy::GuardWithIf)
+        .parallel(p);
+    g.sum.compute_at(g.out, p).bound_extent(g.n, int(kPanelRows));
+    g.sum.vectorize(g.n, width).unroll(g.n);
+
+    Halide::Stage update = g.sum.update();
+    // One token (decode): the panel against one row of x, 2 accumulators.
+    update.specialize(g.tokens == 1).reorder(g.n, g.m, g.u, g.r).vectorize(g.n, width).unroll(g.n);
+    if (tiles) {
+        token_groups(update.specialize(g.tokens <= kFewTokens), g, width, kGroupTokens, kBlock);
+        token_groups(update, g, width, kTileTokens, 0);
+    } else {
+        token_groups(update, g, width, kGroupTokens, kBlock);
+    }
+
+    // x copied with rows kRowPad floats longer: its token rows then fall in different sets of the L1.
+    Var k = lg.vars[1], t = lg.vars[0];
+    g.x.compute_root()
+        .bound(k, 0, Halide::select(g.depth > 0, g.depth + kRowPad, 0))
+        .vectorize(k, width, TailStrategy::GuardWithIf)
+        .parallel(t);
+}
+
+}  // namespace
+
+void tiled(LoweredGraph &lg, const Halide::Target &target) { panel_tasks(lg, target, true); }
+
+void gemv(LoweredGraph &lg, const Halide::Target &target) { panel_tasks(lg, target, false); }
+
+}  // namespace halogen::matmuls
