@@ -346,9 +346,9 @@ std::vector<PairGroup> goal_groups(const std::vector<Timed> &benchmarks, const O
                     g.members.push_back(b);
                 }
             }
-            if (!c.spec.goal_limit.empty()) {
-                g.members.push_back(*by_name.at(fmt::format("limit:{}/machine/t{}", c.spec.goal_limit, t)));
-                norm_threads.insert(t);
+            for (const std::string &limit : c.spec.goal_limits) {
+                g.members.push_back(*by_name.at(fmt::format("limit:{}/machine/t{}", limit, t)));
+                if (limit == "stream") norm_threads.insert(t);
             }
             groups.push_back(std::move(g));
         }

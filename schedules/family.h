@@ -78,9 +78,10 @@ struct Case {
     // "quick" (the regression subset), "goal" (perf's goals), "sweep" (streaming-store sweep),
     // "tiny" (a few elements: what a peer makes of the family, a smoke test of every variant).
     std::set<std::string> uses;
-    // perf's goals: the machine limit a goal point is also held against ("stream": the norms'
-    // streaming y = a*x + b; "" none), and the thread counts it has (empty: every one).
-    std::string goal_limit;
+    // perf's goals: the machine limits a goal point is also held against ("stream": the norms'
+    // streaming y = a*x + b; "read-dram" and "fma": a kernel's roofline), and the thread counts it
+    // has (empty: every one).
+    std::vector<std::string> goal_limits;
     std::vector<int> goal_threads;
 };
 

@@ -14,12 +14,13 @@
 //         for k in the block:  acc[g + j][:] += x2[g + j, k] * W[p, k, :]   (2 loads, G broadcasts, 2 G FMAs)
 //     out[.., 32 p ..] = acc                                     (stores guarded past M)
 //
-// gemv (few tokens): G = 4, so that 1 to 16 tokens compute at most 3 tokens that nobody reads, K in
-// blocks of 256 (32 KiB of a float32 panel, kept in the L1 across the groups); one token
-// (decode) takes a path of its own, 2 accumulators.
+// gemv (few tokens): K in blocks of kBlock (a piece of the panel kept in the L1 across the token
+// groups); one token (decode) takes a path of its own, 2 accumulators; 2 to 4 tokens G = 4 (8
+// accumulators, at most 2 token rows that nobody reads); 5 to 16 tokens G = 8 (16 accumulators: 2
+// panel loads and 8 broadcasts feed 16 FMAs, where G = 4 feeds 8 with 6 loads).
 // tiled (GEMM): G = 12, 24 zmm accumulators, no K blocking: the panel (32 x K, 256 KiB for K =
 // 2048) stays in the L2 across the token groups. Up to 16 tokens it runs gemv's loops (specialized
-// on M), which read the panel once and waste at most 3 token rows where G = 12 wastes up to 11, so
+// on M), which read the panel once and waste at most 7 token rows where G = 12 wastes up to 11, so
 // the default variant serves decode and prefill alike.
 //
 // The copy of x: with K = 2048 or 8192 its rows lie a multiple of 4 KiB apart, and the G token
@@ -38,7 +39,8 @@ using Halide::TailStrategy;
 using Halide::Var;
 
 constexpr int kTileTokens = 12;   // tokens per register tile of `tiled`
-constexpr int kGroupTokens = 4;   // tokens per register tile of `gemv`
+constexpr int kSmallGroup = 4;    // tokens per register tile of `gemv` up to kSmallGroup tokens
+constexpr int kGroupTokens = 8;   // tokens per register tile of `gemv` above
 constexpr int kFewTokens = 16;    // up to this many tokens `tiled` takes `gemv`'s groups
 constexpr int kBlock = 256;       // k per block of `gemv`: 32 KiB of a float32 panel
 constexpr int kRowPad = 16;       // floats added to each row of the copy of x
@@ -74,6 +76,8 @@ void panel_tasks(LoweredGraph &lg, const Halide::Target &target, bool tiles) {
     Halide::Stage update = g.sum.update();
     // One token (decode): the panel against one row of x, 2 accumulators.
     update.specialize(g.tokens == 1).reorder(g.n, g.m, g.u, g.r).vectorize(g.n, width).unroll(g.n);
+    // Specializations are tried in the order they are made: 1, then up to kSmallGroup tokens.
+    token_groups(update.specialize(g.tokens <= kSmallGroup), g, width, kSmallGroup, kBlock);
     if (tiles) {
         token_groups(update.specialize(g.tokens <= kFewTokens), g, width, kGroupTokens, kBlock);
         token_groups(update, g, width, kTileTokens, 0);

@@ -53,7 +53,7 @@ Case make_case(const std::string &family, const std::vector<int64_t> &shape, std
     c.interpreter_work = 12.0 * total;
     c.work = [total](const Variant &) { return si_number(total) + " elems"; };
     c.uses = std::move(uses);
-    c.goal_limit = "stream";
+    c.goal_limits = {"stream"};
     // A sixteenth of the rows (row norms) or of the spatial extent, over the same memory.
     c.probe = [shape, row_norm](const CaseInputs &in, const Variant &) {
         const std::size_t axis = row_norm ? 0 : 2;

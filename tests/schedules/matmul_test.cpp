@@ -293,43 +293,48 @@ TEST(MatmulPackedTiled, UpToSixteenTokensRunsGemvBlocksOfK) {
         EXPECT_NE(gemv.find(blocks), std::string::npos) << family << " gemv";
         EXPECT_NE(tiled.find(blocks), std::string::npos) << family << " tiled: no K blocks of 256";
         EXPECT_NE(tiled.find("x.extent.1 <= 16"), std::string::npos) << family << " tiled: no branch on M <= 16";
+        EXPECT_NE(tiled.find("x.extent.1 <= 4"), std::string::npos) << family << " tiled: no branch on M <= 4";
+        EXPECT_NE(gemv.find("x.extent.1 <= 4"), std::string::npos) << family << " gemv: no branch on M <= 4";
     }
 }
 
 // ---- The inner loops of the register tiles, in the AOT assembly ---------------------------------
 
-// The instructions (with their operands) of the loop, among the AOT kernel's assembly, that holds
-// the most FMAs.
-std::vector<std::string> hottest_loop(const std::string &family, const std::string &variant) {
+// The basic blocks of the AOT kernel's assembly, each as its instructions (with their operands).
+std::vector<std::vector<std::string>> blocks_of(const std::string &family, const std::string &variant) {
     const AotKernel *k = find_aot_kernel(family, variant);
     if (!k) return {};
     std::string path = k->stmt_path;
     path = path.substr(0, path.rfind('.')) + ".s";
     std::ifstream file(path);
     EXPECT_TRUE(file) << path;
-    std::vector<std::string> best, block;
-    int best_fmas = 0, fmas = 0;
+    std::vector<std::vector<std::string>> blocks(1);
     const std::regex label(R"(^(\.LBB[0-9_]+:|# %bb\.))");   // a labelled block, or one only fallen into
     for (std::string line; std::getline(file, line);) {
         if (std::regex_search(line, label)) {
-            if (fmas > best_fmas) best_fmas = fmas, best = block;
-            block.clear();
-            fmas = 0;
+            blocks.emplace_back();
             continue;
         }
         const std::size_t first = line.find_first_not_of(" \t");
         if (first == std::string::npos || line[first] == '#' || line[first] == '.') continue;
         std::string instruction = line.substr(first, line.find('#', first) - first);   // no comment
         std::replace(instruction.begin(), instruction.end(), '\t', ' ');
-        fmas += instruction.rfind("vfmadd", 0) == 0;
-        block.push_back(std::move(instruction));
+        blocks.back().push_back(std::move(instruction));
     }
-    if (fmas > best_fmas) best = block;
-    return best;
+    return blocks;
 }
 
 int count_prefix(const std::vector<std::string> &ops, const std::string &prefix) {
     return int(std::count_if(ops.begin(), ops.end(), [&](const std::string &o) { return o.rfind(prefix, 0) == 0; }));
+}
+
+// The block that holds the most FMAs: the inner loop of the largest register tile.
+std::vector<std::string> hottest_loop(const std::string &family, const std::string &variant) {
+    std::vector<std::string> best;
+    for (const auto &block : blocks_of(family, variant)) {
+        if (count_prefix(block, "vfmadd") > count_prefix(best, "vfmadd")) best = block;
+    }
+    return best;
 }
 
 // Instructions that touch the stack: register spills and reloads.
@@ -354,6 +359,27 @@ TEST(MatmulAssembly, TiledInnerLoopIsTwoPanelLoadsTwelveBroadcastsAndTwentyFourF
         } else {   // bfloat16 widened on the load: a zero extension and a shift by 16
             EXPECT_EQ(count_prefix(loop, "vpmovzxwd"), 2) << text;
             EXPECT_EQ(count_prefix(loop, "vpslld"), 2) << text;
+        }
+    }
+}
+
+// A few tokens run in groups of 4 (8 accumulators) up to 4 tokens and of 8 (16) above: each group's
+// inner loop is 2 panel loads, a broadcast of x per token and 2 FMAs per token, nothing spilled.
+TEST(MatmulAssembly, FewTokensRunGroupsOfFourAndEightTokens) {
+    for (const char *family : {"matmul_packed", "matmul_packed_bf16"}) {
+        for (const char *variant : {"tiled", "gemv"}) {
+            for (int group : {4, 8}) {
+                int found = 0;
+                for (const auto &loop : blocks_of(family, variant)) {
+                    if (count_prefix(loop, "vfmadd") != 2 * group) continue;
+                    ++found;
+                    std::string text;
+                    for (const std::string &op : loop) text += op + " ";
+                    EXPECT_EQ(count_prefix(loop, "vbroadcastss"), group) << family << " " << variant << ": " << text;
+                    EXPECT_EQ(count_stack(loop), 0) << family << " " << variant << ": " << text;
+                }
+                EXPECT_GE(found, 1) << family << " " << variant << ": no loop of " << 2 * group << " FMAs";
+            }
         }
     }
 }
