@@ -10,15 +10,23 @@
 // time includes a fresh result and its copy, page faults when the result is over glibc's 32 MiB mmap
 // threshold (mapped anew on every call), and for convolution (oneDNN underneath) the reorders of x,
 // weights and result between the plain and the blocked layouts.
+//
+// Attention has no fused kernel in 1.13: the peer is the composite Hugging Face's eager llama runs,
+// repeat_kv's copy of K and V for the query heads, bmm, the causal mask added, softmax, bmm, into
+// preallocated tensors (a model allocates them per call).
 #include "perf/peers/torch_peer.h"
 
+#include <cmath>
+#include <limits>
 #include <memory>
 
 #include <ATen/Parallel.h>
 #include <ATen/core/Tensor.h>
+#include <ATen/ops/_softmax.h>
 #include <ATen/ops/add.h>
 #include <ATen/ops/addmm.h>
 #include <ATen/ops/batch_norm.h>
+#include <ATen/ops/bmm.h>
 #include <ATen/ops/convolution.h>
 #include <ATen/ops/div.h>
 #include <ATen/ops/empty.h>
@@ -177,6 +185,40 @@ std::vector<PeerOp> conv(const PeerCase &c, int rank) {
     })};
 }
 
+// attention: q [T, H, D], k and v [S, G, D] (position-major cache), out [T, H*D]; query t sits at
+// position S - T + t and query head h reads KV head h / (H / G).
+std::vector<PeerOp> attention(const PeerCase &c) {
+    const BufferRef &qb = buffer(c, "q"), &kb = buffer(c, "k");
+    if (qb.shape.size() != 3 || kb.shape.size() != 3) {
+        throw ShapeError(fmt::format("libtorch attention: q {} and k {}: expected [T, H, D] and [S, G, D]",
+                                     dims_str(qb.shape), dims_str(kb.shape)));
+    }
+    const int64_t T = qb.shape[0], H = qb.shape[1], D = qb.shape[2], S = kb.shape[0], G = kb.shape[1], R = H / G;
+    struct State { at::Tensor q, k, v, k_rep, v_rep, mask, scores, probs, heads, out; double scale; };
+    auto s = std::make_shared<State>();
+    s->q = wrap(qb).transpose(0, 1);                                    // [H, T, D]
+    s->k = wrap(kb).transpose(0, 1).unsqueeze(1).expand({G, R, S, D});  // repeat_kv's view
+    s->v = wrap(buffer(c, "v")).transpose(0, 1).unsqueeze(1).expand({G, R, S, D});
+    s->k_rep = floats({G, R, S, D}), s->v_rep = floats({G, R, S, D});
+    s->mask = at::full({T, S}, 0.0f, at::TensorOptions().dtype(at::kFloat));
+    float *mask = s->mask.data_ptr<float>();
+    for (int64_t t = 0; t < T; ++t) {
+        for (int64_t j = S - T + t + 1; j < S; ++j) mask[t * S + j] = -std::numeric_limits<float>::infinity();
+    }
+    s->scores = floats({H, T, S}), s->probs = floats({H, T, S}), s->heads = floats({H, T, D});
+    s->out = wrap(c.output, {T, H, D});
+    s->scale = 1.0 / std::sqrt(double(D));
+    return {op(c, "composite (repeat_kv, bmm, softmax, bmm)", [s, H, S, D] {
+        s->k_rep.copy_(s->k);
+        s->v_rep.copy_(s->v);
+        at::bmm_out(s->scores, s->q, s->k_rep.view({H, S, D}).transpose(1, 2));
+        s->scores.mul_(s->scale).add_(s->mask);
+        at::_softmax_out(s->probs, s->scores, -1, false);
+        at::bmm_out(s->heads, s->probs, s->v_rep.view({H, S, D}));
+        s->out.copy_(s->heads.transpose(0, 1));
+    })};
+}
+
 }  // namespace
 
 Peer torch_peer() {
@@ -197,6 +239,7 @@ Peer torch_peer() {
             if (c.family == "conv2d") return conv(c, 2);
             if (c.family == "conv3d") return conv(c, 3);
             if (is_matmul_case(c)) return linear(c);
+            if (c.family == "attention") return attention(c);
             return {};
         } catch (const c10::Error &e) {
             throw Error(fmt::format("libtorch {}: setting up the case failed: {}", c.family, e.what_without_backtrace()));

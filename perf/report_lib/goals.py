@@ -17,7 +17,11 @@ are read from DRAM): a GEMM has M = 128 or 512, a GEMV M = 1 and weights from DR
 with weights from DRAM is a few tokens. A few tokens are held against their roofline: the longer of
 reading the case's bytes at `limit:read-dram` and doing its FLOPs at `limit:fma` (at 16 tokens and
 one thread of a machine whose FMA peak is about 5 FLOP per byte of DRAM read bandwidth, the FMAs
-take longer than the weights)."""
+take longer than the weights).
+
+The attention goals take the cases of the family `attention` (home attention): decode (T = 1, its
+cache read from DRAM: `,dram`) against `limit:read-dram`, the causal prefill (T = S) against
+`naive`, the libtorch composite and, stated without a threshold, `limit:fma`."""
 
 import statistics
 from dataclasses import dataclass, field
@@ -34,6 +38,8 @@ FUSED, TILED = "halogen:fused", "halogen:tiled"      # the default variants the 
 MATMUL_HOME = "matmul"
 PACKED = "matmul_packed"                            # the GEMM/GEMV family the goals hold
 PACKED_BF16 = PACKED + "_bf16"                      # the same on bfloat16 weights
+ATTENTION = "attention"
+NAIVE = "halogen:naive"
 GEMM_M = (128, 512)
 FEW_TOKENS = range(4, 17)                           # M = 4 … 16
 
@@ -382,6 +388,48 @@ def matmul_goals(runs: Runs, limits: Limits, unrecorded: str) -> List[Goal]:
     return goals
 
 
+def attention_cases(runs: Runs, wanted: Callable[[str], bool]) -> List[str]:
+    """The attention cases `wanted` takes; none unless the run's registry puts the family in its home."""
+    if runs.registry.homes.get(ATTENTION) != ATTENTION:
+        return []
+    return [c for c in runs.cases() if family_of(c) == ATTENTION and wanted(c)]
+
+
+def is_decode(case: str) -> bool:
+    return case_params(case).get("T") == "1" and from_dram(case)
+
+
+def is_prefill(case: str) -> bool:
+    p = case_params(case)
+    return p.get("T", "1") != "1" and p.get("T") == p.get("S")
+
+
+def attention_goals(runs: Runs, limits: Limits, unrecorded: str) -> List[Goal]:
+    """Decode reads the cache at the DRAM read bandwidth; the fused causal prefill against naive, the
+    libtorch composite and the FMA peak."""
+    decode, prefill = attention_cases(runs, is_decode), attention_cases(runs, is_prefill)
+    fused = f"{ATTENTION} `{FUSED}`"
+    per_decode, per_prefill = "per case (T = 1, cache from DRAM) and threads", "per case (T = S) and threads"
+    no_decode = f"no {ATTENTION} decode case from DRAM in the run{unrecorded}"
+    no_prefill = f"no {ATTENTION} prefill case in the run{unrecorded}"
+
+    def torch_points():
+        return [peer_point(point_label(case, t), runs.get(case, FUSED, t), FUSED,
+                           [p for p in peers_of(runs, case, t) if p.impl.startswith("libtorch:")], limits, t)
+                for case in prefill for t in THREADS]
+    return [
+        goal(f"{fused} decode GB/s vs `limit:read-dram` GB/s",
+             [limit_point(point_label(case, t), runs.get(case, FUSED, t), FUSED, limits, "read-dram", t, "bytes")
+              for case in decode for t in THREADS], 0.7, f"≥ 0.70× {per_decode}", no_decode),
+        goal(f"{fused} prefill vs `{NAIVE}`",
+             [ratio_point(point_label(case, t), runs.get(case, FUSED, t), FUSED, runs.get(case, NAIVE, t), NAIVE)
+              for case in prefill for t in THREADS], 3.0, f"≥ 3.00× {per_prefill}", no_prefill),
+        goal(f"{fused} prefill vs the libtorch composite", torch_points(), 2.0, f"≥ 2.00× {per_prefill}", no_prefill),
+        goal(f"{fused} prefill GFLOP/s (the unmasked half) vs `limit:fma` GFLOP/s",
+             [limit_point(point_label(case, t), runs.get(case, FUSED, t), FUSED, limits, "fma", t, "flops")
+              for case in prefill for t in THREADS], 0.0, "stated", no_prefill)]
+
+
 def evaluate(runs: Runs, limits: Limits) -> List[Goal]:
     unrecorded = "" if runs.registry.homes else " (the run does not record the families' homes)"
     goals = [goal("embedding `halogen:gather` vs `libtorch:index_select`, tokens sweep",
@@ -400,4 +448,4 @@ def evaluate(runs: Runs, limits: Limits) -> List[Goal]:
     goals.append(goal("conv `halogen:tiled` vs `onednn:conv (own layout)`, 2 threads",
                       conv_points(runs, "onednn:conv (own layout)"), 0.7, "≥ 0.70× per case",
                       f"no conv case in the run{unrecorded}"))
-    return goals + matmul_goals(runs, limits, unrecorded)
+    return goals + matmul_goals(runs, limits, unrecorded) + attention_goals(runs, limits, unrecorded)

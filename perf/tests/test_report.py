@@ -104,6 +104,12 @@ MATMUL_GOALS = [
     "matmul_packed `halogen:tiled` M = 4 … 16 vs its roofline (`limit:read-dram` bytes, `limit:fma` FLOPs)",
     "matmul_packed_bf16 `halogen:tiled` M = 4 … 16 vs its roofline (`limit:read-dram` bytes, `limit:fma` FLOPs)",
 ]
+ATTENTION_GOALS = [
+    "attention `halogen:fused` decode GB/s vs `limit:read-dram` GB/s",
+    "attention `halogen:fused` prefill vs `halogen:naive`",
+    "attention `halogen:fused` prefill vs the libtorch composite",
+    "attention `halogen:fused` prefill GFLOP/s (the unmasked half) vs `limit:fma` GFLOP/s",
+]
 MATMUL_FAMILIES = {"matmul": "naive,dot", "linear": "naive,dot", "matmul_pack": "naive,transpose",
                    "matmul_pack_bf16": "naive,transpose", "matmul_packed": "naive,gemv,tiled",
                    "matmul_packed_bf16": "naive,gemv,tiled"}
@@ -276,6 +282,7 @@ class TablesAndGoals(unittest.TestCase):
             "conv `halogen:tiled` vs `onednn:conv (nchw)`, 2 threads": "FAIL",
             "conv `halogen:tiled` vs `onednn:conv (own layout)`, 2 threads": "PASS",
             **{name: "NOT MEASURED" for name in MATMUL_GOALS},   # the fixture records no matmul family
+            **{name: "NOT MEASURED" for name in ATTENTION_GOALS},   # nor attention
         })
 
     def test_norm_thresholds(self):
@@ -399,7 +406,7 @@ class Inputs(unittest.TestCase):
                          ["`batchnorm", "`groupnorm", "`rmsnorm"])
         self.assertEqual(row(table_after(text, "## Layer"), case="`8x512x4096`", t="1")["fused"], "**8.60**")
         goals = [r["goal"] for r in table_after(text, "## Goals")]
-        self.assertEqual([g.split(" ")[0] for g in goals if "`halogen:fused`" in g],
+        self.assertEqual([g.split(" ")[0] for g in goals if "`halogen:fused`" in g and g not in ATTENTION_GOALS],
                          ["rmsnorm", "rmsnorm", "batchnorm", "batchnorm", "groupnorm", "groupnorm"])
 
     def test_a_run_without_the_registry_gives_each_family_its_table(self):
@@ -430,6 +437,7 @@ class Inputs(unittest.TestCase):
             "conv `halogen:tiled` vs `onednn:conv (nchw)`, 2 threads": "NOT MEASURED",
             "conv `halogen:tiled` vs `onednn:conv (own layout)`, 2 threads": "NOT MEASURED",
             **{name: "NOT MEASURED" for name in MATMUL_GOALS},
+            **{name: "NOT MEASURED" for name in ATTENTION_GOALS},
         })
         self.assertEqual(goals[MATMUL_GOALS[0]]["measured"], "no matmul_packed GEMM case in the run" + unrecorded)
 
@@ -628,6 +636,78 @@ class MatmulGoals(unittest.TestCase):
         # The GEMV's rate against limit:read-dram's timed in the same round.
         gemv = goals[MATMUL_GOALS[2]]["measured"]
         self.assertTrue(gemv.startswith("M=1,K=2048,N=8192,dram t1: 0.50× (median of 3 rounds, 0.45× to 0.50×)"), gemv)
+
+
+DECODE = "attention:T=1,S=8192,H=32,G=8,D=64,dram"
+PREFILL = "attention:T=2048,S=2048,H=32,G=8,D=64"
+TORCH = "libtorch:composite (repeat_kv, bmm, softmax, bmm)"
+
+
+def attention_benchmarks(decode_ratio, naive_ratio, torch_ratio):
+    """A run of the attention family at 1 and 2 threads: decode at decode_ratio of limit:read-dram's
+    10 GB/s per thread, the prefill's naive and libtorch at those ratios of fused's time, fused at
+    half of limit:fma's 100 GFLOP/s per thread."""
+    entries = []
+
+    def bench(case, impl, threads, ms, counters):
+        entries.extend(with_counters(sweep_entries(case, impl, threads, [ms, 1.1 * ms, 1.2 * ms]), **counters))
+    decode = {"flops": 2.2e7, "bytes": 3.4e7}
+    prefill = {"flops": 1.7e10, "bytes": 3.4e7}
+    for t in (1, 2):
+        bench("limit:fma", "machine", t, 10.0 / t, {"flops": 1e9, "bytes": 0.0})
+        bench("limit:read-dram", "machine", t, 100.0 / t, {"flops": 0.0, "bytes": 1e9})
+        bench(DECODE, "halogen:fused", t, decode["bytes"] / (decode_ratio * 10e9 * t) * 1e3, decode)
+        bench(DECODE, "halogen:naive", t, 50.0, decode)
+        fused_ms = prefill["flops"] / (0.5 * 100e9 * t) * 1e3
+        bench(PREFILL, "halogen:fused", t, fused_ms, prefill)
+        bench(PREFILL, "halogen:naive", t, naive_ratio * fused_ms, prefill)
+        bench(PREFILL, TORCH, t, torch_ratio * fused_ms, prefill)
+        bench(PREFILL, "onednn:imaginary", t, 0.5 * fused_ms, prefill)   # not libtorch: not compared
+    return entries
+
+
+class AttentionGoals(unittest.TestCase):
+    """The attention goals on hand-made runs: decode against limit:read-dram, the prefill against naive,
+    the libtorch composite (no other peer) and limit:fma (stated, no threshold)."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        with open(FIXTURE) as f:
+            context = json.load(f)["context"]
+        self.context = dict(context, families=f"{context['families']};attention:attention",
+                            variants=f"{context['variants']};attention:naive,fused")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def goals_of(self, benchmarks, context=None):
+        path = os.path.join(self.tmp.name, "attention.json")
+        write_run(path, context or self.context, benchmarks)
+        return {r["goal"]: r for r in table_after(run_report(self.tmp.name, [path], "--no-plots"), "## Goals")}
+
+    def test_good_numbers_pass(self):
+        goals = self.goals_of(attention_benchmarks(0.75, 3.2, 2.1))
+        self.assertEqual({name: goals[name]["verdict"] for name in ATTENTION_GOALS},
+                         {name: "PASS" for name in ATTENTION_GOALS})
+        self.assertEqual(goals[ATTENTION_GOALS[0]]["measured"],
+                         "T=1,S=8192,H=32,G=8,D=64,dram t1: 0.75×; T=1,S=8192,H=32,G=8,D=64,dram t2: 0.75×")
+        self.assertEqual(goals[ATTENTION_GOALS[1]]["measured"],
+                         "T=2048,S=2048,H=32,G=8,D=64 t1: 3.20×; T=2048,S=2048,H=32,G=8,D=64 t2: 3.20×")
+        self.assertIn(f"t1 vs {TORCH}: 2.10×", goals[ATTENTION_GOALS[2]]["measured"])
+        self.assertTrue(goals[ATTENTION_GOALS[3]]["measured"].startswith("T=2048,S=2048,H=32,G=8,D=64 t1: 0.50×"),
+                        goals[ATTENTION_GOALS[3]]["measured"])
+        self.assertEqual(goals[ATTENTION_GOALS[3]]["threshold"], "stated")
+
+    def test_points_under_their_thresholds_fail(self):
+        goals = self.goals_of(attention_benchmarks(0.69, 2.9, 1.9))
+        self.assertEqual([goals[name]["verdict"] for name in ATTENTION_GOALS], ["FAIL", "FAIL", "FAIL", "PASS"])
+
+    def test_not_measured_without_the_family_in_the_registry(self):
+        with open(FIXTURE) as f:
+            context = json.load(f)["context"]
+        goals = self.goals_of(attention_benchmarks(0.75, 3.2, 2.1), context)
+        self.assertEqual([goals[name]["verdict"] for name in ATTENTION_GOALS], ["NOT MEASURED"] * 4)
+        self.assertEqual(goals[ATTENTION_GOALS[0]]["measured"], "no attention decode case from DRAM in the run")
 
 
 if __name__ == "__main__":
