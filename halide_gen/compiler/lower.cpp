@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -199,7 +200,15 @@ private:
 
     Expr elementwise(const Node &n, const std::vector<Expr> &in);
     Expr view(const Node &n, const std::vector<Expr> &o);
-    Expr reshape_source(const Node &n, const std::vector<Expr> &o);
+    std::vector<Expr> source_index(const Node &n, const std::vector<Expr> &o);   // a view's index into its input
+    std::vector<Expr> reshape_source(const Node &n, const std::vector<Expr> &o);
+    // A reduction's operand where(cond, x, identity): x's node, cond and x at the reduction's index.
+    struct Masked {
+        const Node *source;
+        Expr cond, value;
+    };
+    std::optional<Masked> masked_operand(const Node &reduction, std::vector<Expr> j);
+    std::optional<Expr> index_expr(const Tensor &t, const std::vector<Expr> &o);
     void reduction(const Node &n, Func &f, const std::vector<Var> &args);
     Expr buffer(const Node &n);
     void constrain(Halide::OutputImageParam p, const Shape &shape);
@@ -238,11 +247,11 @@ Expr Lowerer::elementwise(const Node &n, const std::vector<Expr> &in) {
     throw GraphError(fmt::format("lower: {} is not elementwise", n.label()));
 }
 
-Expr Lowerer::reshape_source(const Node &n, const std::vector<Expr> &o) {
+std::vector<Expr> Lowerer::reshape_source(const Node &n, const std::vector<Expr> &o) {
     const Shape &in = n.inputs[0].shape();
     auto segs = reshape_segments(in, n.shape);
     if (!segs) segs = std::vector<ReshapeSegment>{{0, int(in.size()), 0, int(n.shape.size())}};
-    auto j = reshape_index<Expr>(
+    return reshape_index<Expr>(
         in, n.shape, *segs,
         [&](const std::vector<std::pair<int, Dim>> &terms) {
             Expr lin = 0;
@@ -254,27 +263,26 @@ Expr Lowerer::reshape_source(const Node &n, const std::vector<Expr> &o) {
             return first ? q : q % dim(extent);
         },
         [] { return Expr(0); });
-    return call(n.inputs[0], j);
 }
 
-Expr Lowerer::view(const Node &n, const std::vector<Expr> &o) {
+std::vector<Expr> Lowerer::source_index(const Node &n, const std::vector<Expr> &o) {
     const Shape &in = n.inputs[0].shape();
     std::vector<Expr> j(in.size());
     switch (n.op) {
     case Op::Reshape: return reshape_source(n, o);
     case Op::Permute:
         for (std::size_t k = 0; k < o.size(); ++k) j[n.axes[k]] = o[k];
-        return call(n.inputs[0], j);
+        return j;
     case Op::Expand:
         for (std::size_t k = 0; k < o.size(); ++k) j[k] = in[k] == Dim(1) ? Expr(0) : o[k];
-        return call(n.inputs[0], j);
+        return j;
     case Op::Slice:
         for (std::size_t k = 0; k < o.size(); ++k) {
             j[k] = n.steps[k] == 1 && n.starts[k] == 0
                        ? o[k]
                        : Expr(int32_t(n.starts[k])) + Expr(int32_t(n.steps[k])) * o[k];
         }
-        return call(n.inputs[0], j);
+        return j;
     case Op::Window: {
         const std::size_t ax = n.axes[0];
         for (std::size_t k = 0; k < j.size(); ++k) {
@@ -282,8 +290,17 @@ Expr Lowerer::view(const Node &n, const std::vector<Expr> &o) {
                    : k == ax ? o[k] * int32_t(n.steps[0]) + o[k + 1] * int32_t(n.steps[1])
                              : o[k + 1];
         }
-        return call(n.inputs[0], j);
+        return j;
     }
+    default: break;
+    }
+    throw GraphError(fmt::format("lower: {} is not an index-mapping view", n.label()));
+}
+
+Expr Lowerer::view(const Node &n, const std::vector<Expr> &o) {
+    const Shape &in = n.inputs[0].shape();
+    std::vector<Expr> j(in.size());
+    switch (n.op) {
     case Op::Pad: {
         Expr inside = Halide::Internal::const_true();
         for (std::size_t k = 0; k < o.size(); ++k) {
@@ -297,9 +314,61 @@ Expr Lowerer::view(const Node &n, const std::vector<Expr> &o) {
         }
         return Halide::select(inside, call(n.inputs[0], j), constant(n.dtype, n.value));
     }
-    default: break;
+    default: return call(n.inputs[0], source_index(n, o));
     }
-    throw GraphError(fmt::format("lower: {} is not a view", n.label()));
+}
+
+// ---- Masked reductions ---------------------------------------------------------------------------
+// A reduction over where(cond, x, identity) -- the identity of the reduction: 0 for a sum, the
+// lowest value for a max -- reached from the reduction through views only, in this group, equals
+// the reduction of x over the points where cond holds. Lowered that way (an RDom with
+// where(cond)), cond becomes a bound of the reduction loop wherever Halide can solve it for the
+// reduction variables, and what the skipped points would read is neither computed nor asked for
+// by bounds inference: a causal mask's masked keys are skipped, not multiplied by 0. cond must be
+// computable from indices and constants alone (index_expr); otherwise the reduction is lowered as
+// written.
+
+// The value of the int32 or bool node t at index o as an expression of indices, symbolic dims
+// and constants, with no Func call; none when t depends on anything else.
+std::optional<Expr> Lowerer::index_expr(const Tensor &t, const std::vector<Expr> &o) {
+    const Node &n = *t.get();
+    if (n.dtype != DType::Int32 && n.dtype != DType::Bool) return std::nullopt;
+    if (n.op == Op::Const) return n.dim_value ? Halide::cast(Halide::Int(32), dim(*n.dim_value)) : constant(n.dtype, n.value);
+    if (n.op == Op::IndexComponents) {
+        auto st = strides(n.shape);
+        Expr lin = 0;
+        for (std::size_t k = 0; k < o.size(); ++k) lin = lin + o[k] * st[k];
+        return lin;
+    }
+    if (is_view(n.op) && n.op != Op::Pad) return index_expr(n.inputs[0], source_index(n, o));
+    if (!is_elementwise(n.op) || n.op == Op::Where) return std::nullopt;
+    std::vector<Expr> in;
+    for (const Tensor &a : n.inputs) {
+        if (a.dtype() != DType::Int32 && a.dtype() != DType::Bool) return std::nullopt;
+        std::optional<Expr> e = index_expr(a, o);
+        if (!e) return std::nullopt;
+        in.push_back(*e);
+    }
+    return elementwise(n, in);
+}
+
+std::optional<Lowerer::Masked> Lowerer::masked_operand(const Node &reduction, std::vector<Expr> j) {
+    const Tensor *t = &reduction.inputs[0];
+    while (lg_.group.contains(t->get()) && is_view(t->get()->op) && t->get()->op != Op::Pad) {
+        j = source_index(*t->get(), j);
+        t = &t->get()->inputs[0];
+    }
+    const Node &w = *t->get();
+    if (!lg_.group.contains(&w) || w.op != Op::Where) return std::nullopt;
+    auto other = known_.find(w.inputs[2].get());
+    if (other == known_.end()) return std::nullopt;
+    const double identity = reduction.op == Op::ReduceSum ? 0.0
+                            : w.dtype == DType::Float32   ? -std::numeric_limits<double>::infinity()
+                                                          : double(std::numeric_limits<int32_t>::min());
+    if (other->second != identity) return std::nullopt;
+    std::optional<Expr> cond = index_expr(w.inputs[0], j);
+    if (!cond) return std::nullopt;
+    return Masked{w.inputs[1].get(), *cond, call(w.inputs[1], j)};
 }
 
 void Lowerer::reduction(const Node &n, Func &f, const std::vector<Var> &args) {
@@ -310,10 +379,13 @@ void Lowerer::reduction(const Node &n, Func &f, const std::vector<Var> &args) {
     Halide::RDom r(region, f.name() + "_r");
     std::vector<Expr> j = pure_index(in.size());
     for (std::size_t m = 0; m < n.axes.size(); ++m) j[n.axes[m]] = r[int(m)];
-    Expr value = call(n.inputs[0], j);
+    const std::optional<Masked> masked = masked_operand(n, j);
+    Expr value = masked ? masked->value : call(n.inputs[0], j);
+    if (masked) r.where(masked->cond);
+    const bool strict = masked ? tainted_.count(masked->source) > 0 : reads_tainted(n);
     if (n.op == Op::ReduceSum) {
         f(args) = Halide::Internal::make_zero(t);
-        f(args) = guarded(n, f(args) + value);
+        f(args) = strict ? Halide::strict_float(f(args) + value) : f(args) + value;
     } else if (t.is_float()) {
         f(args) = Expr(kMinusInfKey);
         f(args) = Halide::max(f(args), max_key(value));

@@ -3,6 +3,7 @@
 // (below, at and past the vector width), under every generic schedule, and once more with the
 // extent as a symbolic dim bound only at run time.
 #include <functional>
+#include <limits>
 
 #include <gtest/gtest.h>
 
@@ -119,6 +120,25 @@ std::vector<OpCase> cases() {
         }),
         exact("seed_one_hot", [&](const Dim &n) {
             return where(eq(index_components({n, 3}), x(I, {1, 3})), iconst(2), iconst(3));
+        }),
+        // Masked reductions (lowered with the mask as the reduction's domain): a causal mask with an
+        // offset, under a sum and a max whose masked value is the identity, read through views
+        approx("masked_sum_causal", [&](const Dim &n) {
+            Tensor keep = le(reshape(arange(n + Dim(2)), {Dim(1), n + Dim(2)}),
+                             add(reshape(arange(n), {n, Dim(1)}), dim_const(Dim(2), I)));
+            return reduce_sum(where(keep, x(F, {n, n + Dim(2)}), fconst(0)), {1});
+        }),
+        exact("masked_max_causal", [&](const Dim &n) {
+            Tensor keep = le(reshape(arange(n), {Dim(1), n}), reshape(arange(n), {n, Dim(1)}));
+            Tensor masked = where(keep, x(F, {n, n}), fconst(-std::numeric_limits<double>::infinity()));
+            return reduce_max(reshape(masked, {n, Dim(1), n}), {2});
+        }),
+        exact("masked_max_i32_lowest", [&](const Dim &n) {
+            Tensor keep = lt(reshape(arange(n), {n, Dim(1)}), reshape(arange(Dim(4)), {Dim(1), Dim(4)}));
+            return reduce_max(where(keep, x(I, {n, 4}), iconst(std::numeric_limits<int32_t>::min())), {0});
+        }),
+        approx("masked_by_input_not_rewritten", [&](const Dim &n) {   // the mask reads an input: as written
+            return reduce_sum(where(x(B, {n, 5}, "c"), y(F, {n, 5}), fconst(0)), {1});
         }),
     };
 }
