@@ -15,8 +15,8 @@
 #include "frontend/primitives.h"
 #include "frontend/views.h"
 #include "frontend/random_arrays.h"
-#include "halide_gen/runtime/host_caches.h"
 #include "schedules/case_args.h"
+#include "schedules/dram_copies.h"
 #include "schedules/matmul/matmul.h"
 
 namespace halogen::matmuls {
@@ -66,13 +66,6 @@ std::shared_ptr<Array> weights(const std::vector<int64_t> &shape, DType t, int64
     }
     made[{shape, t, copy}] = w;
     return w;
-}
-
-// Copies of a weight that together hold four times the last-level cache: a call that takes the
-// next copy each time reads its weights from DRAM, as a model's layers do one after another.
-int64_t dram_copies(double weight_bytes) {
-    const double llc = double(std::max<int64_t>(last_level_cache_bytes(), int64_t(32) << 20));
-    return std::max<int64_t>(1, int64_t(std::ceil(4 * llc / weight_bytes)));
 }
 
 // The largest |error| a correct float32 kernel may show on inputs in [-1, 1): the K products summed
