@@ -10,3 +10,4 @@
 #include "frontend/nn/layer_norm.h"
 #include "frontend/nn/linear.h"
 #include "frontend/nn/rms_norm.h"
+#include "frontend/nn/rope.h"
