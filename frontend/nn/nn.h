@@ -3,6 +3,7 @@
 #pragma once
 
 #include "frontend/nn/activations.h"
+#include "frontend/nn/attention.h"
 #include "frontend/nn/batch_norm.h"
 #include "frontend/nn/conv.h"
 #include "frontend/nn/embedding.h"
