@@ -31,15 +31,16 @@ namespace {
 constexpr int kTileQ = 8;   // queries per task
 
 // Vectorizes the sum `f` over its last reduced axis: split by `width` (tail guarded), the inner
-// part rfactored into a vector of partial sums computed at `at`, folded by one vector reduction.
-void vectorize_sum(Halide::Func f, const Halide::LoopLevel &at, int width) {
+// part rfactored into one vector of partial sums per output point, computed inside f's own loop
+// over its pure axis `at` (so it stays in registers), folded by one vector reduction.
+void vectorize_sum(Halide::Func f, const Halide::Var &at, int width) {
     std::vector<Halide::RVar> rv = f.rvars(0);
     const Halide::RVar inner = rv.back();
     Halide::RVar ro(inner.name() + "_o"), ri(inner.name() + "_i");
     f.update(0).split(inner, ro, ri, width, Halide::TailStrategy::GuardWithIf);
     Halide::Var lane(f.name() + "_lane");
     Halide::Func partial = f.update(0).rfactor(ri, lane);
-    partial.compute_at(at).vectorize(lane);
+    partial.compute_at(f, at).vectorize(lane);
     partial.update(0).vectorize(lane);
     f.update(0).atomic().vectorize(ri);
 }
@@ -65,7 +66,7 @@ void fused(LoweredGraph &lg, const Halide::Target &target) {
     // q.k for every row of the tile and every key.
     Halide::Func scores = lg.func("attn_scores");
     scores.compute_at(per_task);
-    vectorize_sum(scores, per_task, width);
+    vectorize_sum(scores, lg.vars[3], width);   // per score (s is axis 3)
 
     // Row statistics and probabilities, once per row of the tile.
     Halide::Func mx = lg.func("attn_max"), e = lg.func("attn_exp"), sum = lg.func("attn_sum");
