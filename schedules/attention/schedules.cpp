@@ -9,8 +9,8 @@
 //
 // fused: one kernel, two passes over each task's keys:
 //   parallel over (g, tile of kTileQ queries):       (a task: kTileQ * R rows sharing K and V rows)
-//     scores[ti][r][s] = q . k[s]      for every key s, rows of the tile (dot form along D: k is
-//                                      position-major, so D is the contiguous axis)
+//     for s: scores[ti][r][s] = q . k[s] for every row of the tile (dot form along D, the cache's
+//                                      contiguous axis; k[s] read once, then from L1 per row)
 //     max[ti][r], then e[ti][r][s] = exp(score - max) (0 where masked), sum[ti][r]
 //     for ti: acc[r][d] += e[ti][r][s] * v[s][d] for every s, the R rows of one KV head together,
 //             so each v row is loaded once per token and reused R times; out = acc / sum.
@@ -30,19 +30,20 @@ namespace {
 
 constexpr int kTileQ = 8;   // queries per task
 
-// Vectorizes the sum `f` over its last reduced axis: split by `width` (tail guarded), the inner
-// part rfactored into one vector of partial sums per output point, computed inside f's own loop
-// over its pure axis `at` (so it stays in registers), folded by one vector reduction.
-void vectorize_sum(Halide::Func f, const Halide::Var &at, int width) {
-    std::vector<Halide::RVar> rv = f.rvars(0);
-    const Halide::RVar inner = rv.back();
+// q.k (`scores`, [T, G, R, S, 1], reduced over D), keys outermost: for each key s, the score of
+// every row of the task (tokens x query heads), each a 16-wide partial sum along D in registers
+// and one horizontal sum. So the task streams k once from memory, and the rows re-read k[s]
+// (256 B at D = 64) from L1. D's tail is guarded.
+void schedule_scores(Halide::Func scores, const std::vector<Halide::Var> &v, int width) {
+    const Halide::Var t = v[0], g = v[1], r = v[2], s = v[3], one = v[4];
+    const Halide::RVar inner = scores.rvars(0).back();
     Halide::RVar ro(inner.name() + "_o"), ri(inner.name() + "_i");
-    f.update(0).split(inner, ro, ri, width, Halide::TailStrategy::GuardWithIf);
-    Halide::Var lane(f.name() + "_lane");
-    Halide::Func partial = f.update(0).rfactor(ri, lane);
-    partial.compute_at(f, at).vectorize(lane);
+    scores.update(0).split(inner, ro, ri, width, Halide::TailStrategy::GuardWithIf);
+    Halide::Var lane(scores.name() + "_lane");
+    Halide::Func partial = scores.update(0).rfactor(ri, lane);
+    scores.update(0).reorder(ri, one, r, t, s, g).atomic().vectorize(ri);
+    partial.compute_at(scores, one).vectorize(lane);
     partial.update(0).vectorize(lane);
-    f.update(0).atomic().vectorize(ri);
 }
 
 }  // namespace
@@ -66,7 +67,7 @@ void fused(LoweredGraph &lg, const Halide::Target &target) {
     // q.k for every row of the tile and every key.
     Halide::Func scores = lg.func("attn_scores");
     scores.compute_at(per_task);
-    vectorize_sum(scores, lg.vars[3], width);   // per score (s is axis 3)
+    schedule_scores(scores, lg.vars, width);
 
     // Row statistics and probabilities, once per row of the tile.
     Halide::Func mx = lg.func("attn_max"), e = lg.func("attn_exp"), sum = lg.func("attn_sum");
