@@ -1,7 +1,9 @@
 // The attention family's graph, layouts and cases (attention.h). Llama-3.2-1B's shape: H = 32
 // query heads over G = 8 KV heads of D = 64; decode (T = 1) over caches of 1024 and 8192
 // positions, a causal prefill of 2048 tokens, and small odd shapes for compare and the tests.
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -9,6 +11,7 @@
 #include "frontend/nn/attention.h"
 #include "frontend/primitives.h"
 #include "frontend/random_arrays.h"
+#include "halide_gen/runtime/host_caches.h"
 #include "schedules/attention/attention.h"
 #include "schedules/case_args.h"
 
@@ -32,11 +35,23 @@ void check(const Shape &s) {
     }
 }
 
-Case make_case(const Shape &s, std::set<std::string> uses) {
+// Copies of the cache that together hold four times the last-level cache: a call that takes the
+// next copy each time reads K and V from DRAM, as a model's layers do one after another.
+int64_t dram_copies(double cache_bytes) {
+    const double llc = double(std::max<int64_t>(last_level_cache_bytes(), int64_t(32) << 20));
+    return std::max<int64_t>(1, int64_t(std::ceil(4 * llc / cache_bytes)));
+}
+
+// The cache from DRAM (`dram`): the case cycles through dram_copies() of k and v, and its label
+// says so; otherwise every call reads the same cache, which stays cached when it fits.
+Case make_case(const Shape &s, std::set<std::string> uses, bool dram = false) {
     check(s);
     Case c;
     c.family = "attention";
     c.label = fmt::format("T={},S={},H={},G={},D={}", s.T, s.S, s.H, s.G, s.D);
+    const double cache_bytes = 4.0 * 2.0 * double(s.S * s.G * s.D);
+    const int64_t copies = dram ? dram_copies(cache_bytes) : 1;
+    if (dram) c.label += ",dram";
     // Two multiply-adds per visible pair and head dim (q.k, p.v); the masked half is not counted.
     c.flops = 4.0 * s.visible_pairs() * double(s.H) * double(s.D);
     c.bytes = 4.0 * (2.0 * double(s.S * s.G * s.D) + 2.0 * double(s.T * s.H * s.D));
@@ -47,19 +62,29 @@ Case make_case(const Shape &s, std::set<std::string> uses) {
     const double flops = c.flops, bytes = c.bytes;
     c.work = [flops, bytes](const Variant &) { return si_number(flops) + "FLOP " + si_number(bytes) + "B"; };
     c.uses = std::move(uses);
-    if (s.T == 1) c.goal_limit = "read-dram";
-    else if (s.T >= 128) c.goal_limit = "fma";
-    c.make = [s] {
+    // perf's goals hold a decode from DRAM against the read bandwidth and a prefill against the FMA peak.
+    if (dram) c.goal_limits.push_back("read-dram");
+    if (s.T >= 128) c.goal_limits.push_back("fma");
+    c.make = [s, copies] {
         CaseInputs in;
         auto add = [&](const char *name, std::vector<int64_t> shape, uint32_t seed) {
             auto a = std::make_shared<Array>(random_floats(std::move(shape), seed));
             in.refs.emplace(name, a->ref());
             in.owners.push_back(a);
+            return a;
         };
         add("q", {s.T, s.H, s.D}, 1);
-        add("k", {s.S, s.G, s.D}, 2);
-        add("v", {s.S, s.G, s.D}, 3);
+        const std::shared_ptr<Array> k = add("k", {s.S, s.G, s.D}, 2), v = add("v", {s.S, s.G, s.D}, 3);
         in.out_shape = {s.T, s.H * s.D};
+        for (int64_t copy = 0; copies > 1 && copy < copies; ++copy) {
+            in.buffer_sets.push_back(in.refs);
+            if (copy == 0) continue;
+            for (const auto &[name, from] : {std::pair{"k", k}, std::pair{"v", v}}) {
+                auto a = std::make_shared<Array>(*from);   // the same values in memory of its own
+                in.buffer_sets.back().at(name) = a->ref();
+                in.owners.push_back(a);
+            }
+        }
         return in;
     };
     return c;
@@ -67,8 +92,9 @@ Case make_case(const Shape &s, std::set<std::string> uses) {
 
 std::vector<Case> catalogue() {
     std::vector<Case> cases;
-    cases.push_back(make_case({1, 1024, 32, 8, 64}, {"compare", "perf", "goal", "quick"}));
-    cases.push_back(make_case({1, 8192, 32, 8, 64}, {"perf", "goal"}));
+    cases.push_back(make_case({1, 1024, 32, 8, 64}, {"compare", "perf", "quick"}));
+    cases.push_back(make_case({1, 1024, 32, 8, 64}, {"perf", "goal"}, true));
+    cases.push_back(make_case({1, 8192, 32, 8, 64}, {"perf", "goal"}, true));
     cases.push_back(make_case({2048, 2048, 32, 8, 64}, {"perf", "goal"}));
     cases.push_back(make_case({77, 300, 12, 4, 64}, {"compare", "quick"}));   // p0 = 223, odd extents
     cases.push_back(make_case({3, 5, 6, 2, 16}, {"tiny"}));
