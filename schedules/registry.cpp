@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include "frontend/errors.h"
+#include "schedules/attention/attention.h"
 #include "schedules/conv/conv.h"
 #include "schedules/embedding/embedding.h"
 #include "schedules/matmul/matmul.h"

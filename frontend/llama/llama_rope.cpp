@@ -1,7 +1,10 @@
-// RoPE inverse frequencies, step by step as transformers computes them in torch (see llama_rope.h).
+// RoPE inverse frequencies, step by step as transformers computes them in torch, and the cos/sin
+// tables at given positions (see llama_rope.h).
 #include "frontend/llama/llama_rope.h"
 
 #include <fmt/format.h>
+
+#include "frontend/errors.h"
 
 #include <cmath>
 
@@ -52,6 +55,24 @@ void apply_llama3_scaling(std::vector<float> &inv, const Llama3RopeScaling &s) {
         float smooth = ((1.0f / wavelen) * context_f - low) / band;   // (L / wavelen - l) / (h - l)
         v = (1.0f - smooth) * v / factor + smooth * v;
     }
+}
+
+RopeTables rope_tables(const std::vector<float> &inv_freq, int64_t p0, int64_t rows) {
+    if (p0 < 0 || rows < 0) throw ShapeError(fmt::format("rope_tables: positions {} + [0, {}) are negative", p0, rows));
+    RopeTables t;
+    t.rows = rows;
+    t.half = int64_t(inv_freq.size());
+    t.cos.resize(std::size_t(rows * t.half));
+    t.sin.resize(t.cos.size());
+    for (int64_t r = 0; r < rows; ++r) {
+        const float position = float(p0 + r);
+        for (int64_t i = 0; i < t.half; ++i) {
+            const float angle = position * inv_freq[std::size_t(i)];   // one float32 rounding, as torch's
+            t.cos[std::size_t(r * t.half + i)] = float(std::cos(double(angle)));
+            t.sin[std::size_t(r * t.half + i)] = float(std::sin(double(angle)));
+        }
+    }
+    return t;
 }
 
 }  // namespace halogen

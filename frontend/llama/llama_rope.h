@@ -25,4 +25,15 @@ std::vector<float> rope_inverse_frequencies(int64_t head_dim, double rope_theta,
 // The llama3 scaling step alone, applied in place to unscaled inverse frequencies.
 void apply_llama3_scaling(std::vector<float> &inv_freq, const Llama3RopeScaling &scaling);
 
+// The cos/sin tables RoPE reads (frontend/nn/rope.h), rows for positions p0 ... p0+rows-1, each
+// row-major [rows, inv_freq.size()]. As transformers computes them: the angle is the float32
+// product position * inv_i (its float32 matmul of one term); cos and sin of that float32 angle are
+// computed in double and rounded, i.e. correctly rounded, where torch's vectorized cos/sin (SLEEF)
+// are within 1 ulp of that.
+struct RopeTables {
+    int64_t rows = 0, half = 0;
+    std::vector<float> cos, sin;
+};
+RopeTables rope_tables(const std::vector<float> &inv_freq, int64_t p0, int64_t rows);
+
 }  // namespace halogen

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "frontend/nn/activations.h"
+#include "frontend/nn/attention.h"
 #include "frontend/nn/batch_norm.h"
 #include "frontend/nn/conv.h"
 #include "frontend/nn/embedding.h"
@@ -10,3 +11,4 @@
 #include "frontend/nn/layer_norm.h"
 #include "frontend/nn/linear.h"
 #include "frontend/nn/rms_norm.h"
+#include "frontend/nn/rope.h"

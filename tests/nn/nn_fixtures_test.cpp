@@ -115,6 +115,7 @@ const std::map<std::string, Builder> &builders() {
         {"silu", [](const Fixture &, const Declared &d) { return nn::silu(d["x"]); }},
         {"softmax",
          [](const Fixture &f, const Declared &d) { return nn::softmax(d["x"], int(param(f, "axis", -1))); }},
+        {"attention", [](const Fixture &, const Declared &d) { return nn::attention(d["q"], d["k"], d["v"]); }},
     };
     return b;
 }

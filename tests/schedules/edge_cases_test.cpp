@@ -153,6 +153,42 @@ std::vector<Case> embedding_cases() {
     };
 }
 
+// --- attention: q [T, H, D], k and v [S, G, D] -> out [T, H*D]
+
+void attention_finite(const Inputs &, const Array &out) {
+    for (int64_t k = 0; k < out.size(); ++k) {
+        if (!std::isfinite(out.get(k))) {
+            ADD_FAILURE() << "attention out[" << k << "] = " << out.get(k) << ": not finite";
+            return;
+        }
+    }
+}
+
+Shapes attention_shapes(int64_t T, int64_t S, int64_t H, int64_t G, int64_t D) {
+    return {{"q", {T, H, D}}, {"k", {S, G, D}}, {"v", {S, G, D}}};
+}
+
+// Scores that overflow to -inf (q = 1e20, k = -1e20) are clamped, all equal: each output is the
+// average of the visible values, finite. Empty queries or heads give an empty output.
+std::vector<Case> attention_cases() {
+    auto fill = [](Array &a, float v) {
+        for (int64_t k = 0; k < a.size(); ++k) a.set(k, v);
+    };
+    return {
+        {"overflowing_scores", attention_shapes(4, 9, 4, 2, 16),
+         [fill](Inputs &in) {
+             fill(in.at("q"), 1e20f);
+             fill(in.at("k"), -1e20f);
+         },
+         attention_finite},
+        {"long_cache", attention_shapes(1, 4099, 4, 1, 64), nullptr, attention_finite},
+        {"odd_prefill", attention_shapes(9, 70, 6, 2, 17), nullptr, attention_finite},
+        {"single_element", attention_shapes(1, 1, 1, 1, 1), nullptr, attention_finite},
+        {"zero_queries", attention_shapes(0, 5, 4, 2, 16), nullptr, nullptr},
+        {"zero_head_dim", attention_shapes(2, 5, 4, 2, 0), nullptr, nullptr},
+    };
+}
+
 // --- layernorm, rmsnorm: x [R, D], weight [D] (, bias [D]) -> out [R, D]
 
 // A row with a NaN is NaN everywhere. A row with +-Inf (and no NaN) is NaN everywhere under
@@ -519,6 +555,7 @@ std::vector<Case> cases_of(const std::string &family) {
     if (family == "layernorm" || family == "rmsnorm") return row_norm_cases(family);
     if (family == "batchnorm" || family == "groupnorm") return channel_norm_cases(family);
     if (family == "matmul" || family == "linear" || family.rfind("matmul_", 0) == 0) return matmul_cases(family);
+    if (family == "attention") return attention_cases();
     return conv_cases(family[4] - '0');
 }
 

@@ -1,0 +1,64 @@
+// Causal grouped-query attention from primitives (attention.h): two broadcast products summed over
+// an axis (q.k over D, p.v over S), a masked softmax along S between them.
+#include "frontend/nn/attention.h"
+
+#include <fmt/format.h>
+
+#include "frontend/derived.h"
+#include "frontend/errors.h"
+#include "frontend/primitives.h"
+#include "frontend/views.h"
+
+namespace halogen::nn {
+
+namespace {
+
+constexpr double kScoreLimit = 1e37;   // |score| is clamped to this
+constexpr double kMasked = -2e37;      // a masked score, below every clamped one
+
+Tensor clamp_abs(const Tensor &x, double limit) {
+    return neg(maximum(neg(maximum(x, fconst(-limit))), fconst(-limit)));   // min(max(x, -l), l)
+}
+
+}  // namespace
+
+Tensor attention(const Tensor &q, const Tensor &k, const Tensor &v) {
+    const auto bad = [&](const std::string &why) {
+        return ShapeError(fmt::format("attention: q {}, k {}, v {}: {}", shape_str(q.shape()), shape_str(k.shape()),
+                                      shape_str(v.shape()), why));
+    };
+    for (const Tensor *t : {&q, &k, &v}) {
+        if (t->dtype() != DType::Float32) {
+            throw DTypeError(fmt::format("attention: q, k and v must be float32, got {}, {}, {}", dtype_name(q.dtype()),
+                                         dtype_name(k.dtype()), dtype_name(v.dtype())));
+        }
+    }
+    if (q.rank() != 4 || k.rank() != 3 || v.rank() != 3) throw bad("expected q [T, G, R, D], k and v [S, G, D]");
+    const Dim T = q.shape()[0], G = q.shape()[1], R = q.shape()[2], D = q.shape()[3], S = k.shape()[0];
+    if (k.shape() != v.shape()) throw bad("k and v must have one shape");
+    if (k.shape()[1] != G || k.shape()[2] != D) throw bad("k and v must be [S, G, D] with q's G and D");
+
+    // scores [T, G, R, S]: q [T, G, R, 1, D] * k [1, G, 1, S, D], summed over D.
+    const Tensor kg = reshape(permute(k, {1, 0, 2}), {Dim(1), G, Dim(1), S, D});
+    const Tensor qs = reshape(q, {T, G, R, Dim(1), D});
+    const Tensor dot = named(reduce_sum(mul(qs, kg), {4}), "attn_scores");
+    const Tensor scale = recip(sqrt(dim_const(D, DType::Float32)));
+    const Tensor scores = clamp_abs(mul(reshape(dot, {T, G, R, S}), scale), kScoreLimit);
+
+    // visible[t, s] = s <= (S - T) + t, as [T, 1, 1, S].
+    const Tensor t_pos = add(reshape(arange(T), {T, Dim(1), Dim(1), Dim(1)}), dim_const(S - T, DType::Int32));
+    const Tensor visible = le(reshape(arange(S), {Dim(1), Dim(1), Dim(1), S}), t_pos);
+
+    const Tensor masked = where(visible, scores, fconst(kMasked));
+    const Tensor row_max = named(max(masked, {3}, true), "attn_max");
+    const Tensor e = named(where(visible, exp(sub(masked, row_max)), fconst(0)), "attn_exp");
+    const Tensor row_sum = named(sum(e, {3}, true), "attn_sum");
+    const Tensor p = mul(e, recip(row_sum));
+
+    // out [T, G, R, D]: p [T, G, R, S, 1] * v [1, G, 1, S, D], summed over S.
+    const Tensor vg = reshape(permute(v, {1, 0, 2}), {Dim(1), G, Dim(1), S, D});
+    const Tensor weighted = named(reduce_sum(mul(reshape(p, {T, G, R, S, Dim(1)}), vg), {3}), "attn_out");
+    return reshape(weighted, {T, G, R, D});
+}
+
+}  // namespace halogen::nn

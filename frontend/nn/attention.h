@@ -1,0 +1,25 @@
+// Causal grouped-query attention over a KV cache, from primitives (as torch's
+// scaled_dot_product_attention with is_causal over a cache, repeated KV heads):
+//   q [T, G, R, D]   query t sits at position p0 + t, with p0 = S - T (the cache ends at the last
+//                    query's position); query head h = g*R + r reads KV head g (R = H / G)
+//   k, v [S, G, D]   the cache, position-major (what a model appends T rows of [G, D] to)
+//   scores[t, g, r, s] = (q[t, g, r, :] . k[s, g, :]) / sqrt(D), clamped to [-1e37, 1e37]
+//   visible(t, s)      = s <= p0 + t                                          (the causal mask)
+//   p[t, g, r, s]      = visible ? exp(scores - max over visible s) / sum over visible s : 0
+//   out[t, g, r, :]    = sum over s of p[t, g, r, s] * v[s, g, :]             -> [T, G, R, D]
+// The clamp keeps a score that overflowed to +-inf finite (no inf - inf in the softmax); masked
+// scores are -2e37 for the max, below every clamped score, and their probability is exactly 0.
+//
+// Named nodes, for hand schedules: "attn_scores" (q.k, [T, G, R, S, 1] before the reduced axis is
+// dropped), "attn_max" and "attn_sum" (the softmax's row statistics, [T, G, R, 1]), "attn_exp" (the
+// unnormalized probabilities), "attn_out" (the weighted sum over s, [T, G, R, 1, D]).
+#pragma once
+
+#include "frontend/node.h"
+
+namespace halogen::nn {
+
+// ShapeError when the shapes do not fit together; DTypeError unless all are float32.
+Tensor attention(const Tensor &q, const Tensor &k, const Tensor &v);
+
+}  // namespace halogen::nn

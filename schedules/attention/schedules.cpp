@@ -1,0 +1,93 @@
+// Hand schedules of the attention family (attention.h), on the Funcs the nn layer names
+// (frontend/nn/attention.h). Halide's loops of the output out(d, r, g, t) are d innermost, then the
+// query heads r of one KV head g, then g, then the queries t.
+//
+// naive: the grouping pass with every reduction its own kernel (kUnfused): the scores q.k, the row
+// max, the row sum of exp and the weighted sum are four loop nests, with [T, G, R, S] of scores
+// (and its max and sums) in memory between them, each under the generic "simd" schedule
+// (innermost axis vectorized, outermost parallel).
+//
+// fused: one kernel, two passes over each task's keys:
+//   parallel over (g, tile of kTileQ queries):       (a task: kTileQ * R rows sharing K and V rows)
+//     for s: scores[ti][r][s] = q . k[s] for every row of the tile (dot form along D, the cache's
+//                                      contiguous axis; k[s] read once, then from L1 per row)
+//     max[ti][r], then e[ti][r][s] = exp(score - max) (0 where masked), sum[ti][r]
+//     for ti: acc[r][d] += e[ti][r][s] * v[s][d] for every s, the R rows of one KV head together,
+//             so each v row is loaded once per token and reused R times; out = acc / sum.
+// The tile's scores and probabilities (kTileQ * R * S floats, 256 KiB at S = 2048, R = 4) live in
+// the task's L2, never the T x S matrix. This is a two-pass softmax with the max computed per tile
+// at the tile's compute level, not an online one: the graph's max is a reduction over all of S, and
+// a schedule cannot turn it into a running max (that would be another algorithm). Masked keys are
+// computed and then multiplied by 0: the graph's reductions run over all of S with the causal mask
+// as a value (`where`), and a schedule cannot shrink a reduction's domain (see docs/schedules.md).
+#include "schedules/attention/attention.h"
+
+#include "halide_gen/compiler/schedule.h"
+
+namespace halogen::attention {
+
+namespace {
+
+constexpr int kTileQ = 8;   // queries per task
+
+// q.k (`scores`, [T, G, R, S, 1], reduced over D), keys outermost: for each key s, the score of
+// every row of the task (tokens x query heads), each a 16-wide partial sum along D in registers
+// and one horizontal sum. So the task streams k once from memory, and the rows re-read k[s]
+// (256 B at D = 64) from L1. D's tail is guarded.
+void schedule_scores(Halide::Func scores, const std::vector<Halide::Var> &v, int width) {
+    const Halide::Var t = v[0], g = v[1], r = v[2], s = v[3], one = v[4];
+    const Halide::RVar inner = scores.rvars(0).back();
+    Halide::RVar ro(inner.name() + "_o"), ri(inner.name() + "_i");
+    scores.update(0).split(inner, ro, ri, width, Halide::TailStrategy::GuardWithIf);
+    Halide::Var lane(scores.name() + "_lane");
+    Halide::Func partial = scores.update(0).rfactor(ri, lane);
+    scores.update(0).reorder(ri, one, r, t, s, g).atomic().vectorize(ri);
+    partial.compute_at(scores, one).vectorize(lane);
+    partial.update(0).vectorize(lane);
+}
+
+}  // namespace
+
+void naive(LoweredGraph &lg, const Halide::Target &target) { apply_schedule(lg, "simd", target); }
+
+void fused(LoweredGraph &lg, const Halide::Target &target) {
+    const int width = target.natural_vector_size(Halide::Float(32));
+    const Halide::Var t = lg.vars[0], g = lg.vars[1], r = lg.vars[2], d = lg.vars[3];
+    const Halide::Var to("t_tile"), ti("t_in"), task("task"), dv("d_vec");
+
+    Halide::Func out = lg.out;
+    out.split(t, to, ti, kTileQ, Halide::TailStrategy::GuardWithIf)
+        .split(d, d, dv, width, Halide::TailStrategy::GuardWithIf)
+        .reorder(dv, d, r, ti, g, to)
+        .fuse(g, to, task)
+        .parallel(task)
+        .vectorize(dv);
+    const Halide::LoopLevel per_task(out, task), per_token(out, ti);
+
+    // q.k for every row of the tile and every key.
+    Halide::Func scores = lg.func("attn_scores");
+    scores.compute_at(per_task);
+    schedule_scores(scores, lg.vars, width);
+
+    // Row statistics and probabilities, once per row of the tile.
+    Halide::Func mx = lg.func("attn_max"), e = lg.func("attn_exp"), sum = lg.func("attn_sum");
+    mx.compute_at(per_task);
+    for (int k = 0; k < mx.num_update_definitions(); ++k) mx.update(k).unscheduled();
+    e.compute_at(per_task).vectorize(lg.vars[3], width, Halide::TailStrategy::GuardWithIf);
+    sum.compute_at(per_task);
+    sum.update(0).unscheduled();
+
+    // The weighted sum: the R rows of one KV head for each key, vectorized along d.
+    Halide::Func acc = lg.func("attn_out");
+    acc.compute_at(per_token);
+    const Halide::Var ad = lg.vars[4];   // attn_out is [T, G, R, 1, D]: d is its axis 4
+    acc.vectorize(ad, width, Halide::TailStrategy::GuardWithIf);
+    std::vector<Halide::RVar> rs = acc.rvars(0);
+    Halide::Var adv("acc_d_vec");
+    acc.update(0)
+        .split(ad, ad, adv, width, Halide::TailStrategy::GuardWithIf)
+        .reorder(adv, ad, lg.vars[2], rs.back())
+        .vectorize(adv);
+}
+
+}  // namespace halogen::attention

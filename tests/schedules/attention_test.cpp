@@ -1,0 +1,209 @@
+// The attention family (schedules/attention/): every registered variant, JIT-compiled from its
+// recipe, on the caller's layouts (q [T, H, D], k and v [S, G, D] -> out [T, H*D]) against
+//   - a direct double-precision loop, on shapes with T = 1 and T > 1, p0 = 0 and p0 > 0, S odd
+//     (a multiple of no tile), H/G in {1, 3, 4} and head dims 16 and 64;
+//   - the reference interpreter (schedules/reference.h) on one shape;
+//   - PyTorch's composite (tests/fixtures/attention_*.json, made by tests/fixtures/generate.py);
+// and: decode equals prefill (the last query alone over the cache gives the last row of a T-token
+// prefill within 1e-6); rows whose scores overflow to -inf stay finite (equal scores: the plain
+// average of the visible values); a call whose H is not a multiple of G is refused.
+#include <cmath>
+#include <map>
+#include <memory>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "frontend/halogen.h"
+#include "halide_gen/compiler/program.h"
+#include "schedules/reference.h"
+#include "schedules/registry.h"
+#include "tests/support/expect_error.h"
+#include "tests/support/fixtures.h"
+#include "tests/support/harness.h"
+
+namespace halogen {
+namespace {
+
+using testing::arrays_near;
+const DType F = DType::Float32;
+
+struct Problem {
+    int64_t T, S, H, G, D;
+    int64_t p0() const { return S - T; }
+};
+
+std::string label(const Problem &p) {
+    return "T=" + std::to_string(p.T) + ",S=" + std::to_string(p.S) + ",H=" + std::to_string(p.H) +
+           ",G=" + std::to_string(p.G) + ",D=" + std::to_string(p.D);
+}
+
+Array random_array(std::vector<int64_t> shape, uint32_t seed, float scale = 1) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-scale, scale);
+    Array a(F, std::move(shape));
+    for (int64_t k = 0; k < a.size(); ++k) a.set(k, u(rng));
+    return a;
+}
+
+struct Call {
+    mutable Array q, k, v;   // [T, H, D], [S, G, D], [S, G, D] (mutable: a call reads their memory)
+};
+
+Call random_call(const Problem &p, uint32_t seed, float qk_scale = 2) {
+    return {random_array({p.T, p.H, p.D}, seed, qk_scale), random_array({p.S, p.G, p.D}, seed + 1, qk_scale),
+            random_array({p.S, p.G, p.D}, seed + 2)};
+}
+
+// out[t, h*D + i] in double: query h reads KV head h / (H/G); key s is visible to query t iff
+// s <= p0 + t.
+Array reference(const Problem &p, const Call &c) {
+    const int64_t R = p.H / p.G;
+    Array out(F, {p.T, p.H * p.D});
+    for (int64_t t = 0; t < p.T; ++t)
+        for (int64_t h = 0; h < p.H; ++h) {
+            const int64_t g = h / R, last = p.p0() + t;
+            std::vector<double> score(std::size_t(last + 1));
+            double mx = -INFINITY;
+            for (int64_t s = 0; s <= last; ++s) {
+                double dot = 0;
+                for (int64_t i = 0; i < p.D; ++i) {
+                    dot += double(c.q.get((t * p.H + h) * p.D + i)) * double(c.k.get((s * p.G + g) * p.D + i));
+                }
+                score[std::size_t(s)] = dot / std::sqrt(double(p.D));
+                mx = std::max(mx, score[std::size_t(s)]);
+            }
+            double sum = 0;
+            for (double &e : score) sum += (e = std::exp(e - mx));
+            for (int64_t i = 0; i < p.D; ++i) {
+                double acc = 0;
+                for (int64_t s = 0; s <= last; ++s) acc += score[std::size_t(s)] * c.v.get((s * p.G + g) * p.D + i);
+                out.set(t * p.H * p.D + h * p.D + i, acc / sum);
+            }
+        }
+    return out;
+}
+
+// A variant JIT-compiled once per test program.
+const Program &program(const std::string &variant) {
+    static std::map<std::string, std::unique_ptr<Program>> made;
+    auto &slot = made[variant];
+    if (!slot) {
+        const Family &f = find_family("attention");
+        slot = std::make_unique<Program>(f.graph(), find_variant("attention", variant).recipe, f.typical);
+    }
+    return *slot;
+}
+
+BufferRefs refs(const Call &c) { return {{"q", c.q.ref()}, {"k", c.k.ref()}, {"v", c.v.ref()}}; }
+
+Array run(const std::string &variant, const Call &c) {
+    const Family &f = find_family("attention");
+    Array out(F, {c.q.shape()[0], c.q.shape()[1] * c.q.shape()[2]});
+    KernelCall(f.contract, program(variant).entry(), refs(c), {out.ref()}).run();
+    return out;
+}
+
+std::vector<std::string> variant_names() {
+    std::vector<std::string> names;
+    for (const Variant &v : variants_of("attention")) names.push_back(v.name);
+    return names;
+}
+
+const std::vector<Problem> kProblems = {
+    {1, 1, 4, 1, 16},      // one key
+    {1, 37, 12, 4, 64},    // decode, R = 3
+    {5, 5, 4, 1, 16},      // prefill from position 0, R = 4
+    {19, 83, 8, 2, 64},    // p0 = 64, R = 4
+    {70, 131, 6, 6, 16},   // R = 1, p0 = 61
+    {33, 300, 12, 4, 64},  // p0 = 267, R = 3
+};
+
+class AttentionVariant : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(AttentionVariant, MatchesDoubleLoop) {
+    uint32_t seed = 10;
+    for (const Problem &p : kProblems) {
+        const Call c = random_call(p, seed += 3);
+        EXPECT_TRUE(arrays_near(reference(p, c), run(GetParam(), c), 2e-6, 1e-5)) << label(p);
+    }
+}
+
+TEST_P(AttentionVariant, MatchesInterpreter) {
+    const Problem p{6, 23, 6, 2, 16};
+    const Call c = random_call(p, 99);
+    const Array want = interpret_call(find_family("attention"), refs(c));
+    EXPECT_TRUE(arrays_near(want, run(GetParam(), c), 2e-6, 1e-5)) << label(p);
+}
+
+TEST_P(AttentionVariant, MatchesPyTorchFixtures) {
+    int seen = 0;
+    for (const std::string &path : testing::fixture_files(HALOGEN_FIXTURES_DIR)) {
+        if (path.find("/attention_") == std::string::npos) continue;
+        const testing::Fixture fx = testing::load_fixture(path);
+        // The fixture holds the nn op's shapes, q [T, G, R, D]; the family takes q [T, G*R, D].
+        const std::vector<int64_t> qs = fx.inputs.at("q").shape();
+        Call c{fx.inputs.at("q"), fx.inputs.at("k"), fx.inputs.at("v")};
+        c.q = Array(F, {qs[0], qs[1] * qs[2], qs[3]});
+        for (int64_t k = 0; k < c.q.size(); ++k) c.q.set(k, fx.inputs.at("q").get(k));
+        const Array got = run(GetParam(), c);
+        Array want(F, got.shape());
+        for (int64_t k = 0; k < want.size(); ++k) want.set(k, fx.output.get(k));
+        EXPECT_TRUE(arrays_near(want, got, fx.atol, fx.rtol)) << fx.name;
+        ++seen;
+    }
+    EXPECT_EQ(seen, 5);
+}
+
+// The last query alone (T = 1 over the same cache) against the last row of the T-token call.
+TEST_P(AttentionVariant, DecodeEqualsPrefill) {
+    for (const Problem &p : {Problem{2, 2, 4, 1, 16}, Problem{19, 40, 12, 4, 64}, Problem{77, 77, 6, 2, 64}}) {
+        const Call prefill = random_call(p, 7);
+        Call decode{Array(F, {1, p.H, p.D}), prefill.k, prefill.v};
+        const int64_t row = p.H * p.D;
+        for (int64_t k = 0; k < row; ++k) decode.q.set(k, prefill.q.get((p.T - 1) * row + k));
+        const Array all = run(GetParam(), prefill), last = run(GetParam(), decode);
+        Array want(F, {1, row});
+        for (int64_t k = 0; k < row; ++k) want.set(k, all.get((p.T - 1) * row + k));
+        EXPECT_TRUE(arrays_near(want, last, 1e-6)) << label(p);
+    }
+}
+
+// q = 1e20 and every key -1e20: each score overflows to -inf in float32, all equal after the clamp,
+// so each output is the plain average of the visible value rows. And scores of +-1e30: finite.
+TEST_P(AttentionVariant, OverflowingScoresStayFinite) {
+    const Problem p{4, 9, 4, 2, 16};
+    Call c = random_call(p, 5);
+    for (int64_t k = 0; k < c.q.size(); ++k) c.q.set(k, 1e20);
+    for (int64_t k = 0; k < c.k.size(); ++k) c.k.set(k, -1e20);
+    const Array got = run(GetParam(), c);
+    Array want(F, got.shape());
+    const int64_t R = p.H / p.G;
+    for (int64_t t = 0; t < p.T; ++t)
+        for (int64_t h = 0; h < p.H; ++h)
+            for (int64_t i = 0; i < p.D; ++i) {
+                double mean = 0;
+                const int64_t last = p.p0() + t;
+                for (int64_t s = 0; s <= last; ++s) mean += c.v.get((s * p.G + h / R) * p.D + i);
+                want.set((t * p.H + h) * p.D + i, mean / double(last + 1));
+            }
+    EXPECT_TRUE(arrays_near(want, got, 1e-6));
+
+    Call huge = random_call(p, 6, 1e15f);
+    const Array big = run(GetParam(), huge);
+    for (int64_t k = 0; k < big.size(); ++k) ASSERT_TRUE(std::isfinite(big.get(k))) << k;
+}
+
+INSTANTIATE_TEST_SUITE_P(Attention, AttentionVariant, ::testing::ValuesIn(variant_names()),
+                         [](const auto &info) { return info.param; });
+
+TEST(AttentionContract, HeadsNotAMultipleOfKvHeads) {
+    const Problem p{2, 4, 6, 4, 16};
+    const Call c = random_call(p, 1);
+    Array out(F, {2, 6 * 16});
+    testing::expect_error<BufferError>(
+        [&] { find_family("attention").contract.bind(refs(c), {out.ref()}); }, {"attention", "q"});
+}
+
+}  // namespace
+}  // namespace halogen
