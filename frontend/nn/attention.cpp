@@ -1,6 +1,9 @@
 // Causal grouped-query attention from primitives (attention.h): two broadcast products summed over
-// an axis (q.k over D, p.v over S), a masked softmax along S between them.
+// an axis (q.k over D, p.v over S), a softmax along S between them, the causal mask on the
+// operand of every reduction over S.
 #include "frontend/nn/attention.h"
+
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -14,7 +17,6 @@ namespace halogen::nn {
 namespace {
 
 constexpr double kScoreLimit = 1e37;   // |score| is clamped to this
-constexpr double kMasked = -2e37;      // a masked score, below every clamped one
 
 Tensor clamp_abs(const Tensor &x, double limit) {
     return neg(maximum(neg(maximum(x, fconst(-limit))), fconst(-limit)));   // min(max(x, -l), l)
@@ -49,15 +51,17 @@ Tensor attention(const Tensor &q, const Tensor &k, const Tensor &v) {
     const Tensor t_pos = add(reshape(arange(T), {T, Dim(1), Dim(1), Dim(1)}), dim_const(S - T, DType::Int32));
     const Tensor visible = le(reshape(arange(S), {Dim(1), Dim(1), Dim(1), S}), t_pos);
 
-    const Tensor masked = where(visible, scores, fconst(kMasked));
-    const Tensor row_max = named(max(masked, {3}, true), "attn_max");
-    const Tensor e = named(where(visible, exp(sub(masked, row_max)), fconst(0)), "attn_exp");
-    const Tensor row_sum = named(sum(e, {3}, true), "attn_sum");
+    // Masked keys take each reduction's identity: -inf for the max, 0 for the sums.
+    const Tensor lowest = fconst(-std::numeric_limits<double>::infinity()), zero = fconst(0);
+    const Tensor row_max = named(max(where(visible, scores, lowest), {3}, true), "attn_max");
+    const Tensor e = named(exp(sub(scores, row_max)), "attn_exp");
+    const Tensor row_sum = named(sum(where(visible, e, zero), {3}, true), "attn_sum");
     const Tensor p = mul(e, recip(row_sum));
 
     // out [T, G, R, D]: p [T, G, R, S, 1] * v [1, G, 1, S, D], summed over S.
     const Tensor vg = reshape(permute(v, {1, 0, 2}), {Dim(1), G, Dim(1), S, D});
-    const Tensor weighted = named(reduce_sum(mul(reshape(p, {T, G, R, S, Dim(1)}), vg), {3}), "attn_out");
+    const Tensor pv = mul(reshape(p, {T, G, R, S, Dim(1)}), vg);
+    const Tensor weighted = named(reduce_sum(where(reshape(visible, {T, Dim(1), Dim(1), S, Dim(1)}), pv, zero), {3}), "attn_out");
     return reshape(weighted, {T, G, R, D});
 }
 

@@ -5,14 +5,17 @@
 //   k, v [S, G, D]   the cache, position-major (what a model appends T rows of [G, D] to)
 //   scores[t, g, r, s] = (q[t, g, r, :] . k[s, g, :]) / sqrt(D), clamped to [-1e37, 1e37]
 //   visible(t, s)      = s <= p0 + t                                          (the causal mask)
-//   p[t, g, r, s]      = visible ? exp(scores - max over visible s) / sum over visible s : 0
-//   out[t, g, r, :]    = sum over s of p[t, g, r, s] * v[s, g, :]             -> [T, G, R, D]
-// The clamp keeps a score that overflowed to +-inf finite (no inf - inf in the softmax); masked
-// scores are -2e37 for the max, below every clamped score, and their probability is exactly 0.
+//   p[t, g, r, s]      = exp(scores - max over visible s) / sum over visible s of the same
+//   out[t, g, r, :]    = sum over visible s of p[t, g, r, s] * v[s, g, :]     -> [T, G, R, D]
+// The clamp keeps a score that overflowed to +-inf finite (no inf - inf in the softmax). Each of
+// the three reductions over s reads where(visible, x, its identity) (-inf for the max, 0 for the
+// sums): the lowering then loops over the visible keys only, so a causal prefill computes no score,
+// exp or product of a masked key (halide_gen/compiler/lower.cpp, masked reductions).
 //
 // Named nodes, for hand schedules: "attn_scores" (q.k, [T, G, R, S, 1] before the reduced axis is
 // dropped), "attn_max" and "attn_sum" (the softmax's row statistics, [T, G, R, 1]), "attn_exp" (the
-// unnormalized probabilities), "attn_out" (the weighted sum over s, [T, G, R, 1, D]).
+// unnormalized probabilities, of every key: only the visible ones are read), "attn_out" (the
+// weighted sum over s, [T, G, R, 1, D]).
 #pragma once
 
 #include "frontend/node.h"

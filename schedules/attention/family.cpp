@@ -11,9 +11,9 @@
 #include "frontend/nn/attention.h"
 #include "frontend/primitives.h"
 #include "frontend/random_arrays.h"
-#include "halide_gen/runtime/host_caches.h"
 #include "schedules/attention/attention.h"
 #include "schedules/case_args.h"
+#include "schedules/dram_copies.h"
 
 namespace halogen::attention {
 
@@ -33,13 +33,6 @@ void check(const Shape &s) {
         throw ShapeError(fmt::format("attention: needs 1 <= T <= S and H a multiple of G, got T={}, S={}, H={}, G={}, D={}",
                                      s.T, s.S, s.H, s.G, s.D));
     }
-}
-
-// Copies of the cache that together hold four times the last-level cache: a call that takes the
-// next copy each time reads K and V from DRAM, as a model's layers do one after another.
-int64_t dram_copies(double cache_bytes) {
-    const double llc = double(std::max<int64_t>(last_level_cache_bytes(), int64_t(32) << 20));
-    return std::max<int64_t>(1, int64_t(std::ceil(4 * llc / cache_bytes)));
 }
 
 // The cache from DRAM (`dram`): the case cycles through dram_copies() of k and v, and its label
