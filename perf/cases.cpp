@@ -22,6 +22,7 @@ std::vector<BenchCase> cases_for(const std::string &use, bool every_variant) {
                 for (const Variant &v : variants_of(f.name)) b.variants.push_back(v.name);
             } else {
                 b.variants = {b.reference};
+                if (use == "goal") b.variants.insert(b.variants.end(), c.goal_variants.begin(), c.goal_variants.end());
             }
             b.spec = std::move(c);
             out.push_back(std::move(b));

@@ -83,6 +83,7 @@ struct Case {
     // has (empty: every one).
     std::vector<std::string> goal_limits;
     std::vector<int> goal_threads;
+    std::vector<std::string> goal_variants;   // variants a goal compares the default with ("naive")
 };
 
 // A run-time parameter of a family: a rank-0 input with a default (`eps`) or a symbolic dim the

@@ -57,7 +57,10 @@ Case make_case(const Shape &s, std::set<std::string> uses, bool dram = false) {
     c.uses = std::move(uses);
     // perf's goals hold a decode from DRAM against the read bandwidth and a prefill against the FMA peak.
     if (dram) c.goal_limits.push_back("read-dram");
-    if (s.T >= 128) c.goal_limits.push_back("fma");
+    if (s.T >= 128) {
+        c.goal_limits.push_back("fma");
+        c.goal_variants = {"naive"};   // the prefill goal: fused against the unfused graph
+    }
     c.make = [s, copies] {
         CaseInputs in;
         auto add = [&](const char *name, std::vector<int64_t> shape, uint32_t seed) {
