@@ -1,5 +1,5 @@
-// The attention family (schedules/attention/): every registered variant, JIT-compiled from its
-// recipe, on the caller's layouts (q [T, H, D], k and v [S, G, D] -> out [T, H*D]) against
+// The attention family (schedules/attention/): every registered variant, the AOT kernel the build
+// made of it, on the caller's layouts (q [T, H, D], k and v [S, G, D] -> out [T, H*D]) against
 //   - a direct double-precision loop, on shapes with T = 1 and T > 1, p0 = 0 and p0 > 0, S odd
 //     (a multiple of no tile), H/G in {1, 3, 4} and head dims 16 and 64;
 //   - the reference interpreter (schedules/reference.h) on one shape;
@@ -15,7 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "frontend/halogen.h"
-#include "halide_gen/compiler/program.h"
+#include "schedules/kernel.h"
 #include "schedules/reference.h"
 #include "schedules/registry.h"
 #include "tests/support/expect_error.h"
@@ -84,23 +84,11 @@ Array reference(const Problem &p, const Call &c) {
     return out;
 }
 
-// A variant JIT-compiled once per test program.
-const Program &program(const std::string &variant) {
-    static std::map<std::string, std::unique_ptr<Program>> made;
-    auto &slot = made[variant];
-    if (!slot) {
-        const Family &f = find_family("attention");
-        slot = std::make_unique<Program>(f.graph(), find_variant("attention", variant).recipe, f.typical);
-    }
-    return *slot;
-}
-
 BufferRefs refs(const Call &c) { return {{"q", c.q.ref()}, {"k", c.k.ref()}, {"v", c.v.ref()}}; }
 
 Array run(const std::string &variant, const Call &c) {
-    const Family &f = find_family("attention");
     Array out(F, {c.q.shape()[0], c.q.shape()[1] * c.q.shape()[2]});
-    KernelCall(f.contract, program(variant).entry(), refs(c), {out.ref()}).run();
+    FamilyKernel::aot("attention", variant).run(refs(c), out.ref());
     return out;
 }
 
