@@ -11,15 +11,16 @@
 //   parallel over (g, tile of kTileQ queries):       (a task: kTileQ * R rows sharing K and V rows)
 //     for s: scores[ti][r][s] = q . k[s] for every row of the tile (dot form along D, the cache's
 //                                      contiguous axis; k[s] read once, then from L1 per row)
-//     max[ti][r], then e[ti][r][s] = exp(score - max) (0 where masked), sum[ti][r]
+//     max[ti][r], then e[ti][r][s] = exp(score - max), sum[ti][r]    (visible keys only)
 //     for ti: acc[r][d] += e[ti][r][s] * v[s][d] for every s, the R rows of one KV head together,
 //             so each v row is loaded once per token and reused R times; out = acc / sum.
 // The tile's scores and probabilities (kTileQ * R * S floats, 256 KiB at S = 2048, R = 4) live in
 // the task's L2, never the T x S matrix. This is a two-pass softmax with the max computed per tile
 // at the tile's compute level, not an online one: the graph's max is a reduction over all of S, and
-// a schedule cannot turn it into a running max (that would be another algorithm). Masked keys are
-// computed and then multiplied by 0: the graph's reductions run over all of S with the causal mask
-// as a value (`where`), and a schedule cannot shrink a reduction's domain (see docs/schedules.md).
+// a schedule cannot turn it into a running max (that would be another algorithm). The max, the sum
+// and P.V loop over each row's visible keys only (the lowering's masked reductions), and e is
+// computed for the keys the tile's rows see; the scores are still computed for every key of the
+// tile, since bounds inference takes the max's whole domain for them (docs/schedules.md).
 #include "schedules/attention/attention.h"
 
 #include "halide_gen/compiler/schedule.h"
