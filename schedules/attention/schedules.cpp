@@ -9,8 +9,9 @@
 //
 // fused: one kernel, two passes over each task's keys:
 //   parallel over (g, tile of kTileQ queries):       (a task: kTileQ * R rows sharing K and V rows)
-//     for s: scores[ti][r][s] = q . k[s] for every row of the tile (dot form along D, the cache's
-//                                      contiguous axis; k[s] read once, then from L1 per row)
+//     for each block of 16 keys: scores[ti][r][s] = q . k[s] for every row of the tile and key of
+//                                the block (dot form along D, the cache's contiguous axis; the
+//                                block's k rows read once, then from L1 per row)
 //     max[ti][r], then e[ti][r][s] = exp(score - max), sum[ti][r]    (visible keys only)
 //     for ti: acc[r][d] += e[ti][r][s] * v[s][d] for every s, the R rows of one KV head together,
 //             so each v row is loaded once per token and reused R times; out = acc / sum.
@@ -29,12 +30,15 @@ namespace halogen::attention {
 
 namespace {
 
-constexpr int kTileQ = 8;   // queries per task
+constexpr int kTileQ = 8;      // queries per task
+constexpr int kKeyBlock = 16;  // q.k: keys per block, each row's scores of a block one cache line
 
-// q.k (`scores`, [T, G, R, S, 1], reduced over D), keys outermost: for each key s, the score of
-// every row of the task (tokens x query heads), each a 16-wide partial sum along D in registers
-// and one horizontal sum. So the task streams k once from memory, and the rows re-read k[s]
-// (256 B at D = 64) from L1. D's tail is guarded.
+// q.k (`scores`, [T, G, R, S, 1], reduced over D), blocks of kKeyBlock keys outermost: for each
+// block, every row of the task (tokens x query heads) takes the block's keys in turn, each score a
+// 16-wide partial sum along D in registers and one horizontal sum. So the task streams k once from
+// memory, the rows re-read the block (4 KiB at D = 64) from L1, and each row's scores of a block
+// are one store stream, not a store per row per key at a stride of S floats (which map rows to the
+// same L1 set when S is a multiple of 1024). D's and S's tails are guarded.
 void schedule_scores(Halide::Func scores, const std::vector<Halide::Var> &v, int width) {
     const Halide::Var t = v[0], g = v[1], r = v[2], s = v[3], one = v[4];
     const Halide::RVar inner = scores.rvars(0).back();
@@ -42,7 +46,12 @@ void schedule_scores(Halide::Func scores, const std::vector<Halide::Var> &v, int
     scores.update(0).split(inner, ro, ri, width, Halide::TailStrategy::GuardWithIf);
     Halide::Var lane(scores.name() + "_lane");
     Halide::Func partial = scores.update(0).rfactor(ri, lane);
-    scores.update(0).reorder(ri, one, r, t, s, g).atomic().vectorize(ri);
+    Halide::Var so(s.name() + "_o"), si(s.name() + "_i");
+    scores.update(0)
+        .split(s, so, si, kKeyBlock, Halide::TailStrategy::GuardWithIf)
+        .reorder(ri, one, si, r, t, so, g)
+        .atomic()
+        .vectorize(ri);
     partial.compute_at(scores, one).vectorize(lane);
     partial.update(0).vectorize(lane);
 }
