@@ -107,11 +107,17 @@ const std::vector<Problem> kProblems = {
     {33, 300, 12, 4, 64},  // p0 = 267, R = 3
 };
 
+// li2018's kernel sizes its buffers from the autoscheduler's split factors (up to ~7e7 elements),
+// whatever the call's shape: seconds per call, most of it page faults. It runs the problems of
+// kFewProblems (decode with R = 3, a prefill with p0 > 0 and R = 4); every other variant all of them.
+bool seconds_per_call(const std::string &variant) { return variant == "li2018"; }
+const std::vector<Problem> kFewProblems = {kProblems[1], kProblems[3]};
+
 class AttentionVariant : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(AttentionVariant, MatchesDoubleLoop) {
     uint32_t seed = 10;
-    for (const Problem &p : kProblems) {
+    for (const Problem &p : seconds_per_call(GetParam()) ? kFewProblems : kProblems) {
         const Call c = random_call(p, seed += 3);
         EXPECT_TRUE(arrays_near(reference(p, c), run(GetParam(), c), 2e-6, 1e-5)) << label(p);
     }
@@ -145,7 +151,9 @@ TEST_P(AttentionVariant, MatchesPyTorchFixtures) {
 
 // The last query alone (T = 1 over the same cache) against the last row of the T-token call.
 TEST_P(AttentionVariant, DecodeEqualsPrefill) {
-    for (const Problem &p : {Problem{2, 2, 4, 1, 16}, Problem{19, 40, 12, 4, 64}, Problem{77, 77, 6, 2, 64}}) {
+    std::vector<Problem> problems = {Problem{19, 40, 12, 4, 64}, Problem{2, 2, 4, 1, 16}, Problem{77, 77, 6, 2, 64}};
+    if (seconds_per_call(GetParam())) problems.resize(1);
+    for (const Problem &p : problems) {
         const Call prefill = random_call(p, 7);
         Call decode{Array(F, {1, p.H, p.D}), prefill.k, prefill.v};
         const int64_t row = p.H * p.D;
