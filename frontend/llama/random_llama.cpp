@@ -58,12 +58,17 @@ std::vector<std::vector<size_t>> shard(const std::vector<LlamaTensorSpec> &specs
 // Removes the weight files of an earlier model in `dir`.
 void remove_old_model(const fs::path &dir) {
     static const std::regex shard_name(R"(model-\d{5}-of-\d{5}\.safetensors)");
-    for (const fs::directory_entry &e : fs::directory_iterator(dir)) {
-        std::string name = e.path().filename().string();
-        if (name == "model.safetensors" || name == "model.safetensors.index.json" ||
-            std::regex_match(name, shard_name))
-            fs::remove(e.path());
+    std::error_code ec;
+    std::vector<fs::path> old;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        std::string name = it->path().filename().string();
+        if (name == "model.safetensors" || name == "model.safetensors.index.json" || std::regex_match(name, shard_name))
+            old.push_back(it->path());
     }
+    if (ec) throw FormatError(fmt::format("{}: cannot list the directory: {}", dir.string(), ec.message()));
+    for (const fs::path &p : old)
+        if (!fs::remove(p, ec) && ec)
+            throw FormatError(fmt::format("{}: cannot remove the earlier model's file: {}", p.string(), ec.message()));
 }
 
 void write_index(const fs::path &path, uint64_t total, const std::map<std::string, std::string> &weight_map) {
