@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cstring>
 #include <set>
 #include <string_view>
 
@@ -45,8 +46,8 @@ const SafetensorsTensor *check(const Checkpoint &ckpt, const LlamaTensorSpec &sp
     return t;
 }
 
-// A checkpoint tensor that is not in the spec list: ignored (the RoPE table old checkpoints hold)
-// or an error naming it.
+// A checkpoint tensor that is not in the spec list: ignored (the RoPE table old checkpoints hold,
+// a tied head's copy equal byte for byte to the embedding) or an error naming it.
 void check_extra(const Checkpoint &ckpt, const SafetensorsTensor &t, const LlamaConfig &c, size_t expected) {
     if (ends_with(t.name, ".rotary_emb.inv_freq")) return;
     std::string name = printable_text(t.name);
@@ -54,10 +55,18 @@ void check_extra(const Checkpoint &ckpt, const SafetensorsTensor &t, const Llama
         throw FormatError(fmt::format("{}: tensor '{}' {} is a bias; this llama has none (attention_bias and "
                                       "mlp_bias false), and dropping it would change the outputs",
                                       ckpt.path(), name, shape_text(t.shape)));
-    if (t.name == "lm_head.weight" && c.tie_word_embeddings)
-        throw FormatError(fmt::format("{}: tensor 'lm_head.weight' {} is in the checkpoint, but the config ties the "
-                                      "head to the embedding (tie_word_embeddings true)",
-                                      ckpt.path(), shape_text(t.shape)));
+    if (t.name == "lm_head.weight" && c.tie_word_embeddings) {
+        // Some exports save the tied head as well: a copy of the embedding is the same model.
+        const SafetensorsTensor &e = ckpt.at("model.embed_tokens.weight");
+        if (t.dtype == e.dtype && t.shape == e.shape && t.bytes() == e.bytes() &&
+            std::memcmp(t.data, e.data, t.bytes()) == 0)
+            return;
+        throw FormatError(fmt::format("{}: tensor 'lm_head.weight' {} {} is in the checkpoint and differs from "
+                                      "'model.embed_tokens.weight' {} {}, but the config ties the head to the "
+                                      "embedding (tie_word_embeddings true)",
+                                      ckpt.path(), shape_text(t.shape), safetensors_dtype_name(t.dtype),
+                                      shape_text(e.shape), safetensors_dtype_name(e.dtype)));
+    }
     throw FormatError(fmt::format("{}: tensor '{}' {} is not one of the {} tensors this llama config reads",
                                   ckpt.path(), name, shape_text(t.shape), expected));
 }

@@ -19,11 +19,14 @@
 // Binding is strict both ways. Every tensor above must be present, of exactly that shape, and F32,
 // BF16 or F16 (each tensor on its own: a checkpoint may mix them). Every tensor in the checkpoint
 // must be one of them, except `*.rotary_emb.inv_freq` (old transformers saved the RoPE table; it
-// is recomputed from the config). A `*.bias` is refused with its own message (the config says no
-// biases, and dropping one would change the model's output). Any other extra tensor is an error
-// too, not skipped: a tensor the model does not read is a sign that the checkpoint is not the
-// architecture the config claims (a renamed layer, a vision tower, an lm_head.weight beside a
-// config that ties the head), and running it anyway would give wrong outputs with no error.
+// is recomputed from the config) and, when the head is tied, an lm_head.weight whose dtype, shape
+// and bytes equal model.embed_tokens.weight's (some exports save the tied head too; the bytes are
+// compared at bind, and the head still reads the embedding). A `*.bias` is refused with its own
+// message (the config says no biases, and dropping one would change the model's output). Any
+// other extra tensor is an error too, not skipped: a tensor the model does not read is a sign that
+// the checkpoint is not the architecture the config claims (a renamed layer, a vision tower, a
+// head that differs from the embedding beside a config that ties them), and running it anyway
+// would give wrong outputs with no error.
 // Problems are FormatErrors (missing, wrong dtype, unexpected) or ShapeErrors (wrong shape), each
 // one line naming the checkpoint, the tensor, its shape and dtype and what was expected.
 #pragma once

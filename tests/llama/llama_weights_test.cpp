@@ -1,7 +1,8 @@
 // Tests of the llama weights' contract (frontend/llama/llama_weights.h): the expected tensors of the
 // presets, counted and shaped by hand from the published configs, and binding checkpoints written
-// by hand: a good one binds (mixed dtypes, an old RoPE table ignored, a tied head), and each kind
-// of bad one is an error naming the tensor.
+// by hand: a good one binds (mixed dtypes, an old RoPE table ignored, a tied head, a tied head
+// saved as well and equal to the embedding), and each kind of bad one is an error naming the
+// tensor.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -87,6 +88,7 @@ struct Tensor {
     std::string name;
     SafetensorsDType dtype;
     std::vector<int64_t> shape;
+    char fill = 0;   // every byte of its data
 };
 
 // The tiny config's tensors as a good checkpoint holds them (all F32); each test then breaks one.
@@ -109,7 +111,7 @@ void write(const TempDir &dir, const std::vector<Tensor> &ts) {
     for (const Tensor &t : ts) {
         uint64_t n = 1;
         for (int64_t d : t.shape) n *= uint64_t(d);
-        buffers.emplace_back(n * halogen::safetensors_dtype_bits(t.dtype) / 8, '\0');
+        buffers.emplace_back(n * halogen::safetensors_dtype_bits(t.dtype) / 8, t.fill);
         entries.push_back({t.name, t.dtype, t.shape, buffers.back().data(), buffers.back().size()});
     }
     halogen::write_safetensors(dir.file("model.safetensors"), entries);
@@ -209,12 +211,32 @@ TEST(LlamaWeights, UntiedWithoutHead) {
         ts, c, {"tensor 'lm_head.weight' is missing (expected [V, D] = [256, 96])", "tie_word_embeddings false"});
 }
 
-TEST(LlamaWeights, TiedWithAHead) {
+TEST(LlamaWeights, TiedWithAHeadThatDiffers) {
     LlamaConfig c = halogen::llama_preset("tiny");
     std::vector<Tensor> ts = good_tensors(c);   // holds lm_head.weight
     c.tie_word_embeddings = true;
+    named(ts, "model.embed_tokens.weight").fill = 7;
+    named(ts, "lm_head.weight").fill = 8;
     expect_bind_error<halogen::FormatError>(
-        ts, c, {"tensor 'lm_head.weight' [256, 96] is in the checkpoint, but the config ties", "tie_word_embeddings true"});
+        ts, c, {"tensor 'lm_head.weight' [256, 96] F32 is in the checkpoint and differs from "
+                "'model.embed_tokens.weight' [256, 96] F32", "tie_word_embeddings true"});
+    // Equal values in another dtype are different bytes: refused too.
+    named(ts, "lm_head.weight") = {"lm_head.weight", SafetensorsDType::BF16, {256, 96}, 7};
+    expect_bind_error<halogen::FormatError>(ts, c, {"'lm_head.weight' [256, 96] BF16", "'model.embed_tokens.weight' [256, 96] F32"});
+}
+
+TEST(LlamaWeights, TiedWithAHeadEqualToTheEmbedding) {
+    TempDir dir;
+    LlamaConfig c = halogen::llama_preset("tiny");
+    std::vector<Tensor> ts = good_tensors(c);
+    c.tie_word_embeddings = true;
+    named(ts, "model.embed_tokens.weight").fill = 7;
+    named(ts, "lm_head.weight").fill = 7;   // some exports save the tied head as well
+    write(dir, ts);
+    Checkpoint ckpt = Checkpoint::open(dir.str());
+    halogen::LlamaWeights w = halogen::bind_llama_weights(ckpt, c);
+    EXPECT_TRUE(w.tied());   // the head reads the embedding, not the copy
+    EXPECT_EQ(w.lm_head, &ckpt.at("model.embed_tokens.weight"));
 }
 
 TEST(LlamaWeights, UnexpectedTensor) {
