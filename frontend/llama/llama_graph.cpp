@@ -24,7 +24,8 @@ struct Builder {
     Dim T = Dim::sym("T"), S = Dim::sym("S");
     std::map<std::string, Tensor> weights;
 
-    // A weight as its graph input, widened to float32 unless a linear reads it (bf16 inputs).
+    // A weight's graph input as it is (what nn::linear takes: it widens a bf16 weight itself), and
+    // widened to float32 by a cast when it is bf16 (for the embedding and the norms).
     Tensor weight(const std::string &name) const { return weights.at(name); }
     Tensor weight_f32(const std::string &name) const {
         const Tensor w = weight(name);

@@ -36,24 +36,17 @@ Array weight_array(const SafetensorsTensor &t, bool keep_bf16) {
     return a;
 }
 
-const SafetensorsTensor &tensor_named(const LlamaWeights &w, const std::string &name) {
-    if (name == "model.embed_tokens.weight") return *w.embed_tokens;
-    if (name == "model.norm.weight") return *w.norm;
-    if (name == "lm_head.weight") return *w.lm_head;
-    // model.layers.{i}.<rest>
-    const size_t dot = name.find('.', 13);
-    const auto i = static_cast<size_t>(std::stoll(name.substr(13, dot - 13)));
-    const std::string rest = name.substr(dot + 1);
-    const LlamaLayerWeights &l = w.layers.at(i);
-    const std::pair<const char *, const SafetensorsTensor *> table[] = {
-        {"input_layernorm.weight", l.input_layernorm},   {"self_attn.q_proj.weight", l.q_proj},
-        {"self_attn.k_proj.weight", l.k_proj},           {"self_attn.v_proj.weight", l.v_proj},
-        {"self_attn.o_proj.weight", l.o_proj},           {"post_attention_layernorm.weight", l.post_attention_layernorm},
-        {"mlp.gate_proj.weight", l.gate_proj},           {"mlp.up_proj.weight", l.up_proj},
-        {"mlp.down_proj.weight", l.down_proj}};
-    for (const auto &[suffix, t] : table)
-        if (rest == suffix) return *t;
-    throw FormatError(fmt::format("llama reference: no tensor '{}' in the bound weights", name));
+// The bound tensors in llama_tensor_specs' order (the step graph's weight inputs): the embedding,
+// each layer's nine, the final norm, the head when it is not tied.
+std::vector<const SafetensorsTensor *> in_spec_order(const LlamaWeights &w) {
+    std::vector<const SafetensorsTensor *> out{w.embed_tokens};
+    for (const LlamaLayerWeights &l : w.layers) {
+        out.insert(out.end(), {l.input_layernorm, l.q_proj, l.k_proj, l.v_proj, l.o_proj, l.post_attention_layernorm,
+                               l.gate_proj, l.up_proj, l.down_proj});
+    }
+    out.push_back(w.norm);
+    if (!w.tied()) out.push_back(w.lm_head);
+    return out;
 }
 
 }  // namespace
@@ -66,7 +59,14 @@ LlamaReference::LlamaReference(const LlamaWeights &w, const LlamaReferenceOption
     : config_(w.config),
       step_(build_llama_step(w.config, options.keep_bf16 ? DType::BFloat16 : DType::Float32)),
       context_(options.context > 0 ? options.context : w.config.max_position_embeddings) {
-    for (const std::string &name : step_.weight_inputs) inputs_[name] = weight_array(tensor_named(w, name), options.keep_bf16);
+    const std::vector<const SafetensorsTensor *> tensors = in_spec_order(w);
+    for (size_t k = 0; k < tensors.size(); ++k) {
+        const std::string &name = step_.weight_inputs.at(k);
+        if (tensors[k]->name != name) {   // a LlamaWeights not made by bind_llama_weights for this config
+            throw FormatError(fmt::format("llama reference: weight input '{}' is bound to tensor '{}'", name, tensors[k]->name));
+        }
+        inputs_[name] = weight_array(*tensors[k], options.keep_bf16);
+    }
     const RopeTables tables = rope_tables(rope_inverse_frequencies(config_), 0, context_);
     cos_ = tables.cos;
     sin_ = tables.sin;
