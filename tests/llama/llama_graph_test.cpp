@@ -87,6 +87,15 @@ TEST(LlamaGraph, NamesTheNodesSchedulesLookFor) {
     EXPECT_EQ(linears, 2 * 7 + 1);
 }
 
+TEST(LlamaGraph, BuildsTheOneBPreset) {
+    // 16 layers, tied head, 32 heads over 8 KV heads of 64: built without binding any weight.
+    const halogen::LlamaStepGraph step = build_llama_step(halogen::llama_preset("llama-3.2-1b"), DType::BFloat16);
+    EXPECT_EQ(step.graph.inputs().size(), 3u + 2 * 16 + 1 + 16 * 9 + 1);   // ids, RoPE, caches, weights
+    EXPECT_EQ(step.graph.outputs().size(), 1u + 2 * 16);
+    EXPECT_EQ(step.graph.outputs()[0].shape(), (Shape{Dim(1), Dim(128256)}));
+    EXPECT_EQ(step.graph.outputs()[32].shape(), (Shape{Dim::sym("T"), Dim(8), Dim(64)}));
+}
+
 TEST(LlamaGraph, Bf16WeightsAreBf16InputsEachReadThroughACast) {
     const halogen::LlamaStepGraph step = build_llama_step(halogen::llama_preset("tiny"), DType::BFloat16);
     for (const halogen::Node *n : step.graph.inputs()) {
