@@ -4,6 +4,7 @@
 //   halogen compare       every variant of a family's AOT kernels, checked and timed side by side
 //   halogen show          a kernel's loop nest (or C source)
 //   halogen run           one kernel on NumPy files
+//   halogen llama         llama model directories: init (random weights), info (check the files)
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -14,6 +15,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/compare.h"
+#include "cli/llama.h"
 #include "cli/run_kernel.h"
 #include "frontend/graph_json.h"
 #include "frontend/grouping/grouping.h"
@@ -151,8 +153,11 @@ int main(int argc, char **argv) {
                       "embedding: an id outside [0, V) is an error, as PyTorch's Embedding has it (default: its "
                       "row is zero and stderr says how many)");
 
+    halogen::LlamaCommands llama(app);
+
     CLI11_PARSE(app, argc, argv);
     try {
+        if (llama.chosen()) return llama.run();
         if (*seed_cmd) return seed(schedule);
         if (*groups_cmd) return groups(graph_file);
         // The commands that call AOT kernels read HALOGEN_STREAMING_THRESHOLD_BYTES first, so a

@@ -1,4 +1,5 @@
-// Helpers shared by the safetensors sources (safetensors_*.cpp, checkpoint.cpp); not an API.
+// Helpers shared by the safetensors sources (safetensors_*.cpp, checkpoint.cpp) and the llama
+// weights binding (frontend/llama/llama_weights.cpp); not an API.
 #pragma once
 
 #include <cstddef>

@@ -51,10 +51,10 @@ uint64_t byte_count(const SafetensorsEntry &t) {
     return bits / 8;
 }
 
-}  // namespace
-
-SafetensorsPlan plan_safetensors(const std::vector<SafetensorsEntry> &tensors,
-                                 const std::map<std::string, std::string> &metadata) {
+// The plan; `with_data`: each entry with bytes must have its data pointer (a streamed source's
+// entry has none).
+SafetensorsPlan plan(const std::vector<SafetensorsEntry> &tensors, const std::map<std::string, std::string> &metadata,
+                     bool with_data) {
     SafetensorsPlan plan;
     std::set<std::string> names;
     for (size_t i = 0; i < tensors.size(); ++i) {
@@ -67,7 +67,7 @@ SafetensorsPlan plan_safetensors(const std::vector<SafetensorsEntry> &tensors,
             fail("safetensors writer", fmt::format("tensor '{}': {} bytes given, shape [{}] of {} needs {}",
                                                    printable_text(t.name), t.bytes, fmt::join(t.shape, ", "),
                                                    safetensors_dtype_name(t.dtype), need));
-        if (t.bytes > 0 && t.data == nullptr)
+        if (with_data && t.bytes > 0 && t.data == nullptr)
             fail("safetensors writer", fmt::format("tensor '{}': no data pointer", printable_text(t.name)));
         plan.order.push_back(i);
     }
@@ -113,6 +113,56 @@ SafetensorsPlan plan_safetensors(const std::vector<SafetensorsEntry> &tensors,
     return plan;
 }
 
+// A new file beside `path`, renamed over it by commit(), so that a reader that has the old file
+// mapped keeps its bytes; removed if it is never committed (an error, an exception in a fill).
+class ReplacingFile {
+public:
+    explicit ReplacingFile(const std::string &path) : path_(path) {
+        static std::atomic<unsigned> counter{0};
+        tmp_ = fmt::format("{}.tmp-{}-{}", path, ::getpid(), counter++);
+        fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd_ < 0) fail(path, fmt::format("cannot create {}: {}", tmp_, std::strerror(errno)));
+    }
+    ReplacingFile(const ReplacingFile &) = delete;
+    ReplacingFile &operator=(const ReplacingFile &) = delete;
+    ~ReplacingFile() {
+        if (fd_ >= 0) ::close(fd_);
+        if (!committed_) ::unlink(tmp_.c_str());
+    }
+
+    // Unbuffered: the bytes go from `p` to the file.
+    void write(const char *p, uint64_t n) {
+        while (n > 0) {
+            ssize_t got = ::write(fd_, p, std::min<uint64_t>(n, uint64_t(1) << 30));
+            if (got < 0 && errno == EINTR) continue;
+            if (got <= 0) fail(path_, fmt::format("cannot write: {}", std::strerror(errno)));
+            p += got;
+            n -= static_cast<uint64_t>(got);
+        }
+    }
+
+    void commit() {
+        int fd = fd_;
+        fd_ = -1;
+        if (::close(fd) != 0) fail(path_, fmt::format("cannot write: {}", std::strerror(errno)));
+        if (::rename(tmp_.c_str(), path_.c_str()) != 0)
+            fail(path_, fmt::format("cannot rename {} to it: {}", tmp_, std::strerror(errno)));
+        committed_ = true;
+    }
+
+private:
+    std::string path_, tmp_;
+    int fd_ = -1;
+    bool committed_ = false;
+};
+
+}  // namespace
+
+SafetensorsPlan plan_safetensors(const std::vector<SafetensorsEntry> &tensors,
+                                 const std::map<std::string, std::string> &metadata) {
+    return plan(tensors, metadata, true);
+}
+
 std::string format_safetensors(const std::vector<SafetensorsEntry> &tensors,
                                const std::map<std::string, std::string> &metadata) {
     SafetensorsPlan plan = plan_safetensors(tensors, metadata);
@@ -125,37 +175,37 @@ std::string format_safetensors(const std::vector<SafetensorsEntry> &tensors,
 
 void write_safetensors(const std::string &path, const std::vector<SafetensorsEntry> &tensors,
                        const std::map<std::string, std::string> &metadata) {
-    SafetensorsPlan plan = plan_safetensors(tensors, metadata);
-    static std::atomic<unsigned> counter{0};
-    std::string tmp = fmt::format("{}.tmp-{}-{}", path, ::getpid(), counter++);
-    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0) fail(path, fmt::format("cannot create {}: {}", tmp, std::strerror(errno)));
-    auto write_all = [&](const char *p, uint64_t n) {
-        while (n > 0) {
-            ssize_t got = ::write(fd, p, std::min<uint64_t>(n, uint64_t(1) << 30));
-            if (got < 0 && errno == EINTR) continue;
-            if (got <= 0) {
-                int err = errno;
-                ::close(fd);
-                ::unlink(tmp.c_str());
-                fail(path, fmt::format("cannot write: {}", std::strerror(err)));
-            }
-            p += got;
-            n -= static_cast<uint64_t>(got);
+    SafetensorsPlan p = plan_safetensors(tensors, metadata);
+    ReplacingFile file(path);
+    file.write(p.header.data(), p.header.size());
+    for (size_t i : p.order) file.write(static_cast<const char *>(tensors[i].data), tensors[i].bytes);
+    file.commit();
+}
+
+void write_safetensors_streamed(const std::string &path, const std::vector<SafetensorsSource> &tensors,
+                                const std::map<std::string, std::string> &metadata) {
+    std::vector<SafetensorsEntry> entries;
+    entries.reserve(tensors.size());
+    for (const SafetensorsSource &t : tensors) {
+        if (t.bytes > 0 && !t.fill)
+            fail("safetensors writer", fmt::format("tensor '{}': no fill function", printable_text(t.name)));
+        entries.push_back({t.name, t.dtype, t.shape, nullptr, t.bytes});
+    }
+    SafetensorsPlan p = plan(entries, metadata, false);
+    ReplacingFile file(path);
+    file.write(p.header.data(), p.header.size());
+    uint64_t largest = 0;
+    for (const SafetensorsSource &t : tensors) largest = std::max(largest, t.bytes);
+    std::vector<char> piece(std::min(largest, kSafetensorsPieceBytes));
+    for (size_t i : p.order) {
+        const SafetensorsSource &t = tensors[i];
+        for (uint64_t at = 0; at < t.bytes; at += piece.size()) {
+            uint64_t n = std::min<uint64_t>(piece.size(), t.bytes - at);
+            t.fill(at, piece.data(), n);
+            file.write(piece.data(), n);
         }
-    };
-    write_all(plan.header.data(), plan.header.size());
-    for (size_t i : plan.order) write_all(static_cast<const char *>(tensors[i].data), tensors[i].bytes);
-    if (::close(fd) != 0) {
-        int err = errno;
-        ::unlink(tmp.c_str());
-        fail(path, fmt::format("cannot write: {}", std::strerror(err)));
     }
-    if (::rename(tmp.c_str(), path.c_str()) != 0) {
-        int err = errno;
-        ::unlink(tmp.c_str());
-        fail(path, fmt::format("cannot rename {} to it: {}", tmp, std::strerror(err)));
-    }
+    file.commit();
 }
 
 }  // namespace halogen

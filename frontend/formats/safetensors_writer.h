@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -44,5 +45,25 @@ std::string format_safetensors(const std::vector<SafetensorsEntry> &tensors,
 // the old file mapped keeps its bytes. The data go from the callers' buffers to the file unbuffered.
 void write_safetensors(const std::string &path, const std::vector<SafetensorsEntry> &tensors,
                        const std::map<std::string, std::string> &metadata = {});
+
+// A tensor whose bytes are made while its file is written, for files larger than memory:
+// `fill(offset, dst, n)` writes bytes [offset, offset + n) of the tensor's data into dst. The
+// writer asks for consecutive pieces in file order, each beginning at a multiple of 8 bytes of the
+// tensor's data (so on an element boundary) and at most kSafetensorsPieceBytes long.
+struct SafetensorsSource {
+    std::string name;
+    SafetensorsDType dtype = SafetensorsDType::F32;
+    std::vector<int64_t> shape;
+    uint64_t bytes = 0;
+    std::function<void(uint64_t offset, void *dst, uint64_t n)> fill;
+};
+constexpr uint64_t kSafetensorsPieceBytes = uint64_t(8) << 20;
+
+// The same file write_safetensors writes for the same tensors (same order, header and checks,
+// same replace-by-rename), its data made by the sources' fills through one buffer of
+// kSafetensorsPieceBytes: memory stays that size whatever the file's. A fill's exception removes
+// the new file and propagates; the old file, if any, is left as it was.
+void write_safetensors_streamed(const std::string &path, const std::vector<SafetensorsSource> &tensors,
+                                const std::map<std::string, std::string> &metadata = {});
 
 }  // namespace halogen

@@ -16,9 +16,11 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -253,6 +255,59 @@ TEST(SafetensorsRoundTrip, ThroughAFile) {
     f = SafetensorsFile::from_bytes(halogen::format_safetensors({}), "other");
     expect_same_tensors(copy, s);
     // No temporary file is left behind.
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()), 1);
+}
+
+// The streamed writer gives the same bytes as the in-memory one; its fills are asked for
+// consecutive pieces from 0, each on an 8-byte boundary of the tensor and at most a piece long.
+TEST(SafetensorsWriter, StreamedWritesTheSameFile) {
+    TempDir dir;
+    Sample s = sample_tensors();
+    // One tensor larger than a piece, so that it takes several.
+    std::string big(halogen::kSafetensorsPieceBytes * 2 + 12, '\0');
+    for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<char>(i * 7 + i / 4096);
+    s.entries.push_back({"big", SafetensorsDType::F32, {int64_t(big.size() / 4)}, big.data(), big.size()});
+    std::vector<halogen::SafetensorsSource> sources;
+    std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>> asked;
+    for (const SafetensorsEntry &e : s.entries)
+        sources.push_back({e.name, e.dtype, e.shape, e.bytes, [&asked, e](uint64_t at, void *dst, uint64_t n) {
+                               asked[e.name].push_back({at, n});
+                               std::memcpy(dst, static_cast<const char *>(e.data) + at, n);
+                           }});
+    std::map<std::string, std::string> meta = {{"format", "pt"}};
+    std::string path = dir.file("streamed.safetensors");
+    halogen::write_safetensors_streamed(path, sources, meta);
+    std::ifstream in(path, std::ios::binary);
+    std::string written((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(written, halogen::format_safetensors(s.entries, meta));
+    for (const SafetensorsEntry &e : s.entries) {
+        uint64_t next = 0;
+        for (auto [at, n] : asked[e.name]) {
+            EXPECT_EQ(at, next) << e.name;
+            EXPECT_EQ(at % 8, 0u) << e.name;
+            EXPECT_LE(n, halogen::kSafetensorsPieceBytes) << e.name;
+            next = at + n;
+        }
+        EXPECT_EQ(next, e.bytes) << e.name;
+    }
+    EXPECT_EQ(asked["big"].size(), 3u);
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()), 1);
+}
+
+// A fill that throws leaves the old file as it was and no temporary file; a source without a fill
+// is an error naming it.
+TEST(SafetensorsWriter, StreamedFailuresLeaveTheOldFile) {
+    TempDir dir;
+    std::string path = dir.file("w.safetensors"), a = floats_le({1, 2});
+    halogen::write_safetensors(path, {{"w", SafetensorsDType::F32, {2}, a.data(), 8}});
+    auto boom = [](uint64_t, void *, uint64_t) { throw std::runtime_error("boom"); };
+    EXPECT_THROW(halogen::write_safetensors_streamed(path, {{"w", SafetensorsDType::F32, {3}, 12, boom}}),
+                 std::runtime_error);
+    expect_format_error([&] { halogen::write_safetensors_streamed(path, {{"v", SafetensorsDType::F32, {3}, 12, {}}}); },
+                        "tensor 'v': no fill function", "safetensors writer");
+    expect_format_error([&] { halogen::write_safetensors_streamed(path, {{"v", SafetensorsDType::F32, {3}, 8, boom}}); },
+                        "tensor 'v': 8 bytes given, shape [3] of F32 needs 12", "safetensors writer");
+    EXPECT_EQ(halogen::to_float32(SafetensorsFile::open(path).at("w")), (std::vector<float>{1, 2}));
     EXPECT_EQ(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()), 1);
 }
 

@@ -1,0 +1,57 @@
+// One forward step of a llama model as a halogen graph, built only with the nn layer and the
+// primitives: T new tokens at positions p0 ... p0+T-1 run through every decoder layer against a
+// KV cache of S = p0 + T positions, and the head reads the last position only. T and S are
+// symbolic dims ("T", "S"), bound per step; p0 is S - T.
+//
+// Inputs (names as the interpreter and the kernels take them):
+//   ids                               int32 [T]
+//   rope_cos, rope_sin                float32 [T, d/2]: rows p0 ... p0+T-1 of rope_tables
+//   layer{i}.k_cache, layer{i}.v_cache float32 [S, G, d], position-major; rows [0, p0) hold the
+//                                     earlier positions, rows [p0, S) are placeholders (not read)
+//   every weight, named as the checkpoint names it (llama_weights.h), [out, in] for linears;
+//   lm_head.weight only when the head is untied (a tied head reads model.embed_tokens.weight)
+// Outputs, in this order:
+//   logits                            float32 [1, V], the last position's
+//   layer{i}.k_new, layer{i}.v_new    float32 [T, G, d] for each layer i: the step's own k (after
+//                                     RoPE) and v rows, which the caller appends to its cache
+//
+// A layer, with x [T, D] (HF's LlamaDecoderLayer; notes in /work/shared/notes/llama3.md):
+//   h   = x + o_proj(attention(rope(q_proj(rms1(x))), cache_k with k_new, cache_v with v_new))
+//   out = h + down_proj(silu(gate_proj(rms2(h))) * up_proj(rms2(h)))
+// The attention (nn/attention.h) reads [S, G, d] keys: the cache with the step's rows in place,
+//   k_all[s] = where(s < p0, k_cache[s], gather(k_new, max(s - p0, 0)))
+// as a gather over a [S, T, G, d] broadcast of k_new (gather keeps one index per output element).
+// The last row of the final hidden state is also a gather (at index T - 1): a slice's start must
+// be a constant, and T - 1 is symbolic.
+//
+// Named nodes (named()), for schedules: "embed"; per layer "layer{i}.attn_norm", ".q", ".k",
+// ".v", ".q_rope", ".k_new", ".v_new", ".k_all", ".v_all", ".attn", ".o", ".attn_residual",
+// ".mlp_norm", ".gate", ".up", ".swiglu", ".down", ".out"; then "last", "final_norm", "logits".
+//
+// Weights enter as float32 inputs, or as bfloat16 inputs when built with DType::BFloat16: the
+// linears then read them as bf16 (nn::linear widens each element exactly) and the embedding and
+// norm weights are cast to float32 in the graph.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "frontend/graph.h"
+#include "frontend/llama/llama_config.h"
+
+namespace halogen {
+
+struct LlamaStepGraph {
+    Graph graph;
+    Dim T, S;                                  // the symbolic dims, "T" and "S"
+    std::vector<std::string> weight_inputs;    // the weights' input names, llama_tensor_specs order
+};
+
+// ConfigError for an invalid config; DTypeError unless `weights` is Float32 or BFloat16.
+LlamaStepGraph build_llama_step(const LlamaConfig &c, DType weights = DType::Float32);
+
+// The input names of layer i's cache.
+std::string llama_k_cache_name(int64_t layer);
+std::string llama_v_cache_name(int64_t layer);
+
+}  // namespace halogen
