@@ -15,6 +15,7 @@
 #include "frontend/formats/safetensors_writer.h"
 #include "frontend/llama/llama_weights.h"
 #include "tests/llama/llama_test_support.h"
+#include "tests/support/expect_error.h"
 
 namespace {
 
@@ -22,7 +23,7 @@ using halogen::Checkpoint;
 using halogen::LlamaConfig;
 using halogen::LlamaTensorSpec;
 using halogen::SafetensorsDType;
-using halogen_test::expect_error;
+using halogen::testing::expect_one_line_error;
 using halogen_test::TempDir;
 
 std::map<std::string, std::vector<int64_t>> shapes_of(const std::vector<LlamaTensorSpec> &specs) {
@@ -160,7 +161,7 @@ void expect_bind_error(const std::vector<Tensor> &ts, const LlamaConfig &c, std:
     TempDir dir;
     write(dir, ts);
     Checkpoint ckpt = Checkpoint::open(dir.str());
-    expect_error<E>([&] { halogen::bind_llama_weights(ckpt, c); }, dir.str(), needles);
+    expect_one_line_error<E>([&] { halogen::bind_llama_weights(ckpt, c); }, dir.str(), needles);
 }
 
 TEST(LlamaWeights, MissingTensor) {

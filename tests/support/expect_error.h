@@ -23,4 +23,20 @@ template <typename E, typename Fn> void expect_error(Fn fn, const std::vector<st
     }
 }
 
+// The same, and the message is one line starting "<prefix>: " (the file or checkpoint it names).
+template <typename E, typename Fn>
+void expect_one_line_error(Fn fn, const std::string &prefix, const std::vector<std::string> &parts) {
+    try {
+        fn();
+        ADD_FAILURE() << "no exception; expected one starting with " << prefix;
+    } catch (const E &e) {
+        const std::string msg = e.what();
+        EXPECT_EQ(msg.rfind(prefix + ": ", 0), 0u) << msg;
+        EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+        for (const auto &p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
+    } catch (const std::exception &e) {
+        ADD_FAILURE() << "wrong exception type, message: " << e.what();
+    }
+}
+
 }  // namespace halogen::testing
