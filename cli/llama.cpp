@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <chrono>
 #include <iostream>
 #include <map>
 #include <vector>
@@ -13,6 +15,8 @@
 #include "frontend/llama/llama_config.h"
 #include "frontend/llama/llama_weights.h"
 #include "frontend/llama/random_llama.h"
+#include "frontend/llama/sampling.h"
+#include "models/llama/llama_model.h"
 
 namespace halogen {
 
@@ -87,11 +91,31 @@ LlamaCommands::LlamaCommands(CLI::App &app) {
     info_ = llama_->add_subcommand("info", "A model directory's config, parameters, bytes per dtype and files, "
                                            "and whether every tensor binds to the config");
     info_->add_option("--model", model_, "the model directory")->required();
+
+    generate_ = llama_->add_subcommand("generate", "Prefill prompt ids, then decode new ids one at a time through "
+                                                   "the compiled model; prints the new ids and tokens/s");
+    generate_->add_option("--model", model_, "the model directory")->required();
+    generate_->add_option("--ids", ids_, "the prompt's token ids, comma-separated (no tokenizer: ids in, ids out)")
+        ->delimiter(',')
+        ->required();
+    generate_->add_option("--max-new", max_new_, "how many ids to generate")->default_val(32)->check(CLI::NonNegativeNumber);
+    generate_->add_option("--temperature", temperature_, "0: greedy (the first largest logit); else sample")
+        ->default_val(0);
+    generate_->add_option("--top-p", top_p_, "sample from the fewest likeliest ids whose probability reaches this")
+        ->default_val(1);
+    generate_->add_option("--seed", seed_, "the sampler's seed")->default_val(0);
+    generate_->add_option("--dtype", load_dtype_, "the weights' dtype in the kernels, converted at load: f32, bf16, "
+                                                  "or auto (bf16 when every tensor is BF16, else f32)")
+        ->check(CLI::IsMember({"auto", "f32", "bf16"}))
+        ->default_val("auto");
+    generate_->add_option("--context", context_, "positions the KV cache holds (default: the prompt plus --max-new)")
+        ->check(CLI::PositiveNumber);
 }
 
 int LlamaCommands::run() const {
     if (*init_) return init();
     if (*info_) return info();
+    if (*generate_) return generate();
     return 1;
 }
 
@@ -148,6 +172,45 @@ int LlamaCommands::info() const {
     fmt::print("bytes: {}\n", fmt::join(parts, ", "));
     fmt::print("bound: all {} tensors present, shaped as the config asks, F32/BF16/F16{}\n", bound,
                w.tied() ? "; the head reads model.embed_tokens.weight (tied)" : "; lm_head.weight is the head");
+    return 0;
+}
+
+int LlamaCommands::generate() const {
+    using Clock = std::chrono::steady_clock;
+    const auto seconds = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
+    Sampler sampler({temperature_, top_p_, seed_});   // checks the options before the model loads
+    const LlamaConfig c = read_llama_config(model_);
+    const Checkpoint ckpt = Checkpoint::open(model_);
+    const LlamaWeights w = bind_llama_weights(ckpt, c);
+    for (int32_t id : ids_) {
+        if (id < 0 || id >= c.vocab_size) {
+            throw Error(fmt::format("llama generate: id {} is outside the vocabulary [0, {})", id, c.vocab_size));
+        }
+    }
+    LlamaModelOptions options;
+    options.context = context_ > 0 ? context_ : int64_t(ids_.size()) + std::max<int64_t>(max_new_, 1);
+    if (load_dtype_ != "auto") options.weights = load_dtype_ == "bf16" ? DType::BFloat16 : DType::Float32;
+
+    const auto t0 = Clock::now();
+    LlamaModel model(w, options);
+    const auto t1 = Clock::now();
+    fmt::print("compiled: {} kernels per layer, {} layers, {} weights, context {}, in {:.1f} s\n", model.layer_kernels(),
+               c.num_hidden_layers, dtype_name(model.weight_dtype()), model.context(), seconds(t0, t1));
+
+    std::vector<int32_t> picks;
+    std::vector<float> logits = model.prefill(ids_);
+    const auto t2 = Clock::now();
+    Clock::time_point t3 = t2;
+    for (int64_t k = 0; k < max_new_; ++k) {
+        picks.push_back(sampler.pick(logits));
+        if (k + 1 < max_new_) logits = model.decode(picks.back());
+        t3 = Clock::now();
+    }
+    fmt::print("new ids: {}\n", fmt::join(picks, ","));
+    const double prefill = seconds(t1, t2), decode = seconds(t2, t3);
+    const int64_t decoded = std::max<int64_t>(max_new_ - 1, 0);
+    fmt::print("prefill: {} tokens in {:.3f} s, {:.1f} tokens/s\n", ids_.size(), prefill, ids_.size() / prefill);
+    if (decoded > 0) fmt::print("decode: {} tokens in {:.3f} s, {:.1f} tokens/s\n", decoded, decode, decoded / decode);
     return 0;
 }
 

@@ -1,10 +1,12 @@
 // `halogen llama`: the llama model's commands.
 //   halogen llama init   write a model directory of random weights (a preset or a config.json)
 //   halogen llama info   a model directory's config, sizes and files, and whether its weights bind
+//   halogen llama generate  new token ids from prompt ids, with prefill and decode tokens/s
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -23,10 +25,14 @@ public:
 private:
     int init() const;
     int info() const;
+    int generate() const;
 
-    CLI::App *llama_ = nullptr, *init_ = nullptr, *info_ = nullptr;
-    std::string preset_, config_, out_, dtype_ = "f32", max_shard_size_, model_;
+    CLI::App *llama_ = nullptr, *init_ = nullptr, *info_ = nullptr, *generate_ = nullptr;
+    std::string preset_, config_, out_, dtype_ = "f32", max_shard_size_, model_, load_dtype_ = "auto";
     uint64_t seed_ = 0;
+    std::vector<int32_t> ids_;
+    int64_t max_new_ = 32, context_ = 0;
+    double temperature_ = 0, top_p_ = 1;
 };
 
 }  // namespace halogen

@@ -78,4 +78,40 @@ Tensor operator*(const Tensor &a, const Tensor &b) { return mul(a, b); }
 Tensor operator/(const Tensor &a, const Tensor &b) { return div(a, b); }
 Tensor operator-(const Tensor &a) { return neg(a); }
 
+Tensor concat(const std::vector<Tensor> &parts, int axis) {
+    auto shapes = [&] {
+        std::vector<std::string> s;
+        for (const Tensor &t : parts) s.push_back(shape_str(t.shape()) + " " + dtype_name(t.dtype()));
+        return fmt::format("{}", fmt::join(s, ", "));
+    };
+    if (parts.empty()) throw ShapeError("concat: no tensors");
+    const int rank = int(parts[0].rank());
+    if (axis < 0 || axis >= rank) throw ShapeError(fmt::format("concat: axis {} of rank-{} tensors ({})", axis, rank, shapes()));
+    std::vector<int64_t> ends;
+    int64_t total = 0;
+    for (const Tensor &t : parts) {
+        Shape a = t.shape(), b = parts[0].shape();
+        const std::optional<int64_t> extent = int(t.rank()) == rank ? t.shape()[axis].constant() : std::nullopt;
+        if (extent) a[axis] = b[axis] = Dim(0);
+        if (!extent || a != b || t.dtype() != parts[0].dtype()) {
+            throw ShapeError(fmt::format("concat: along axis {}, tensors must agree on every other axis and the dtype, "
+                                         "with a constant extent along it: {}", axis, shapes()));
+        }
+        total += *extent;
+        ends.push_back(total);
+    }
+    Shape index_shape(rank, Dim(1));
+    index_shape[axis] = Dim(total);
+    const Tensor index = reshape(arange(Dim(total)), index_shape);
+    Tensor out;
+    for (std::size_t k = parts.size(); k-- > 0;) {
+        std::vector<int64_t> lo(rank, 0), hi(rank, 0);
+        lo[axis] = k ? ends[k - 1] : 0;
+        hi[axis] = total - ends[k];
+        const Tensor padded = pad(parts[k], lo, hi);
+        out = out.defined() ? where(lt(index, iconst(ends[k])), padded, out) : padded;
+    }
+    return out;
+}
+
 }  // namespace halogen

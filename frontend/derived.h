@@ -26,6 +26,11 @@ Tensor mean(const Tensor &a, const std::vector<int> &axes, bool keepdim = false)
 // Built as sum over K of a[..., M, K, 1] * b[..., 1, K, N].
 Tensor matmul(const Tensor &a, const Tensor &b);
 
+// The tensors one after another along `axis`: each padded to the total extent there and chosen by
+// where(arange < end of its part). Extents along the axis must be constants; the other axes and
+// the dtypes equal.
+Tensor concat(const std::vector<Tensor> &parts, int axis);
+
 Tensor operator+(const Tensor &a, const Tensor &b);
 Tensor operator-(const Tensor &a, const Tensor &b);
 Tensor operator*(const Tensor &a, const Tensor &b);

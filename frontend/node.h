@@ -42,6 +42,8 @@ struct Node {
     // Attributes; each op reads only its own.
     std::string name;                    // Input: the tensor's name; any other node: an optional name
                                          // a schedule finds its Func by (named(), primitives.h)
+    bool materialized = false;           // any node but an Input: a kernel boundary, stored by the
+                                         // kernel that computes it (materialize(), primitives.h)
     double value = 0;                    // Const: the number; Pad: the value outside the input
     std::optional<Dim> dim_value;        // Const: a symbolic dim's value instead of a number
     std::vector<int> axes;               // ReduceSum/ReduceMax: reduced axes; Permute: the order;

@@ -84,6 +84,15 @@ Tensor named(const Tensor &t, const std::string &name) {
     return make_node(std::move(n));
 }
 
+Tensor materialize(const Tensor &t) {
+    if (t.node().op == Op::Input) {
+        throw GraphError(fmt::format("materialize: input '{}' is already a buffer", t.node().name));
+    }
+    Node n = t.node();
+    n.materialized = true;
+    return make_node(std::move(n));
+}
+
 Tensor input(const std::string &name, DType dtype, const Shape &shape) {
     if (name.empty()) throw GraphError("input: a graph input needs a name");
     for (const auto &d : shape) {

@@ -53,6 +53,12 @@ Tensor gather(const Tensor &a, int axis, const Tensor &idx);
 // (LoweredGraph::func) and fails naming it when it is not there.
 Tensor named(const Tensor &t, const std::string &name);
 
+// The same value as `t`, stored to memory by a kernel of its own: the grouping pass makes it the
+// anchor of a group (docs/grouping.md, rule 1), as tinygrad's contiguous() does. How a model marks
+// where its kernels end, e.g. after a projection and its epilogue, so a GEMM is not computed row by
+// row inside the next one. Keeps the node's name.
+Tensor materialize(const Tensor &t);
+
 // Reductions: the reduced axes stay, with extent 1. Negative axes count from the end.
 Tensor reduce_sum(const Tensor &a, const std::vector<int> &axes);
 Tensor reduce_max(const Tensor &a, const std::vector<int> &axes);

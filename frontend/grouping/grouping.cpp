@@ -118,7 +118,7 @@ struct Builder {
             if (it != member_of.end()) groups_reading.insert(it->second.begin(), it->second.end());
         }
         const bool output = std::any_of(g.outputs().begin(), g.outputs().end(), [&](const Tensor &t) { return t.get() == n; });
-        if (output || groups_reading.empty()) {
+        if (output || n->materialized || groups_reading.empty()) {
             anchor_group(n);
             return;
         }

@@ -1,6 +1,6 @@
 // The grouping pass: cuts a graph into fused groups, one group = one kernel, as tinygrad and
 // Caten schedule. The rules (docs/grouping.md) are decided on isl relations (access.h):
-//   - graph outputs are materialized; graph inputs are buffers;
+//   - graph outputs and nodes marked materialize() are stored; graph inputs are buffers;
 //   - pure nodes (elementwise, views, constants, index_components) are computed inside every group
 //     that reads them, never stored;
 //   - a reduction joins the one group that consumes it when there is a loop level of that group's

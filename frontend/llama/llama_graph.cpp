@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "frontend/derived.h"
@@ -31,6 +32,8 @@ struct Builder {
         const Tensor w = weight(name);
         return w.dtype() == DType::Float32 ? w : cast(w, DType::Float32);
     }
+    // A kernel's output (materialize()), named for the schedules.
+    static Tensor stored(const Tensor &t, const std::string &name) { return named(materialize(t), name); }
     Tensor norm(const Tensor &x, const std::string &w) const {
         return nn::rms_norm(x, weight_f32(w), c.rms_norm_eps);
     }
@@ -48,36 +51,80 @@ struct Builder {
         return where(old, cache, fresh);
     }
 
-    Tensor layer(const Tensor &x, int64_t i, std::vector<Tensor> &kv_out) const {
-        const std::string p = fmt::format("model.layers.{}.", i), n = fmt::format("layer{}.", i);
+    // What one decoder layer gives: its output [T, D], and its queries and new keys and values after
+    // RoPE as one kernel's output [T, H + 2G, d] (heads: H queries, G keys, G values) and as views.
+    struct Layer {
+        Tensor out, qkv, k_new, v_new;
+    };
+
+    // One decoder layer: weights named p + "input_layernorm.weight" ..., q, k and v projected by one
+    // weight [(H + 2G) * d, D] (the three stacked), nodes named n + "qkv" ...; the cache [S, G, d].
+    Layer layer(const Tensor &x, const std::string &p, const std::string &n, const Tensor &qkv_weight,
+                const Tensor &k_cache, const Tensor &v_cache) const {
         const Dim H = c.num_attention_heads, G = c.num_key_value_heads, d = c.head_dim, R = c.kv_group_size();
-        const Tensor &cos = rope_cos, &sin = rope_sin;
+        const int64_t heads = c.num_attention_heads + 2 * c.num_key_value_heads;
 
         const Tensor a = named(norm(x, p + "input_layernorm.weight"), n + "attn_norm");
-        const Tensor q = named(nn::linear(a, weight(p + "self_attn.q_proj.weight")), n + "q");   // [T, H*d]
-        const Tensor k = named(nn::linear(a, weight(p + "self_attn.k_proj.weight")), n + "k");   // [T, G*d]
-        const Tensor v = named(nn::linear(a, weight(p + "self_attn.v_proj.weight")), n + "v");
-        const Tensor q_rope = named(nn::rope(reshape(q, {T, H, d}), cos, sin), n + "q_rope");    // [T, H, d]
-        const Tensor k_new = named(nn::rope(reshape(k, {T, G, d}), cos, sin), n + "k_new");      // [T, G, d]
-        const Tensor v_new = named(reshape(v, {T, G, d}), n + "v_new");
-        kv_out.push_back(k_new);
-        kv_out.push_back(v_new);
+        const Tensor qkv = named(nn::linear(a, qkv_weight), n + "qkv");                      // [T, (H+2G)*d]
+        const Tensor split = reshape(qkv, {T, Dim(heads), d});
+        const Tensor rotated = lt(reshape(arange(Dim(heads)), {Dim(1), Dim(heads), Dim(1)}), iconst(heads - c.num_key_value_heads));
+        const Tensor qkv_rope = stored(where(rotated, nn::rope(split, rope_cos, rope_sin), split), n + "qkv_rope");
+        const Tensor q_rope = slice(qkv_rope, 1, Dim(0), H);                                  // [T, H, d]
+        const Tensor k_new = named(slice(qkv_rope, 1, H, H + G), n + "k_new");              // [T, G, d]
+        const Tensor v_new = named(slice(qkv_rope, 1, H + G, H + G + G), n + "v_new");
 
-        const Tensor k_cache = input(llama_k_cache_name(i), DType::Float32, {S, G, d});
-        const Tensor v_cache = input(llama_v_cache_name(i), DType::Float32, {S, G, d});
         const Tensor k_all = named(with_new_rows(k_cache, k_new), n + "k_all");
         const Tensor v_all = named(with_new_rows(v_cache, v_new), n + "v_all");
         // Query head h = g*R + r reads KV head g: HF's repeat_kv.
-        const Tensor att = named(nn::attention(reshape(q_rope, {T, G, R, d}), k_all, v_all), n + "attn");
+        const Tensor att = stored(nn::attention(reshape(q_rope, {T, G, R, d}), k_all, v_all), n + "attn");
         const Tensor o = named(nn::linear(reshape(att, {T, H * d}), weight(p + "self_attn.o_proj.weight")), n + "o");
-        const Tensor h = named(add(x, o), n + "attn_residual");
+        const Tensor h = stored(add(x, o), n + "attn_residual");
 
         const Tensor m = named(norm(h, p + "post_attention_layernorm.weight"), n + "mlp_norm");
         const Tensor gate = named(nn::linear(m, weight(p + "mlp.gate_proj.weight")), n + "gate");
         const Tensor up = named(nn::linear(m, weight(p + "mlp.up_proj.weight")), n + "up");
-        const Tensor swiglu = named(mul(nn::silu(gate), up), n + "swiglu");
+        const Tensor swiglu = stored(mul(nn::silu(gate), up), n + "swiglu");
         const Tensor down = named(nn::linear(swiglu, weight(p + "mlp.down_proj.weight")), n + "down");
-        return named(add(h, down), n + "out");
+        return {stored(add(h, down), n + "out"), qkv_rope, k_new, v_new};
+    }
+
+    // The three projections of layer prefix p stacked, [(H + 2G) * d, D], widened first (exact).
+    Tensor stacked_qkv(const std::string &p) const {
+        return concat({weight_f32(p + "self_attn.q_proj.weight"), weight_f32(p + "self_attn.k_proj.weight"),
+                       weight_f32(p + "self_attn.v_proj.weight")}, 0);
+    }
+
+    // The embedding of ids [T]: x [T, D].
+    Tensor embed(const Tensor &ids) const {
+        return named(nn::embedding(ids, weight_f32("model.embed_tokens.weight")), "embed");
+    }
+
+    // The last row of x [T, D], x[T-1], as a gather at index T - 1 ([1, D]), normed, times the head.
+    Tensor head(const Tensor &x) const {
+        const Dim D = c.hidden_size;
+        const Tensor last_idx = expand(reshape(dim_const(T - Dim(1), DType::Int32), {Dim(1), Dim(1)}), {Dim(1), D});
+        const Tensor last = named(gather(x, 0, last_idx), "last");
+        const Tensor normed = named(norm(last, "model.norm.weight"), "final_norm");
+        return named(nn::linear(normed, weight(head_weight_name(c))), "logits");   // [1, V]
+    }
+
+    // The weights as inputs, looked up by their names less `strip`; the inputs named so too, or,
+    // for the parts, by llama_part_input_name.
+    void declare_weights(DType dtype, const std::vector<LlamaTensorSpec> &specs, const std::string &strip = "",
+                         bool part = false) {
+        for (const LlamaTensorSpec &spec : specs) {
+            Shape shape(spec.shape.begin(), spec.shape.end());
+            const std::string name = spec.name.substr(strip.size());
+            weights.emplace(name, input(part ? llama_part_input_name(name) : name, dtype, shape));
+        }
+    }
+    void declare_rope() {
+        const Dim half = c.head_dim / 2;
+        rope_cos = input("rope_cos", DType::Float32, {T, half});
+        rope_sin = input("rope_sin", DType::Float32, {T, half});
+    }
+    Tensor cache(const std::string &name) const {
+        return input(name, DType::Float32, {S, Dim(c.num_key_value_heads), Dim(c.head_dim)});
     }
 
     Tensor rope_cos, rope_sin;   // [T, d/2]
@@ -88,37 +135,73 @@ struct Builder {
 std::string llama_k_cache_name(int64_t layer) { return fmt::format("layer{}.k_cache", layer); }
 std::string llama_v_cache_name(int64_t layer) { return fmt::format("layer{}.v_cache", layer); }
 
-LlamaStepGraph build_llama_step(const LlamaConfig &c, DType weights) {
+namespace {
+
+void check_weight_dtype(DType weights) {
     if (weights != DType::Float32 && weights != DType::BFloat16) {
         throw DTypeError(fmt::format("llama step: weights must be float32 or bfloat16, got {}", dtype_name(weights)));
     }
+}
+
+}  // namespace
+
+std::string llama_part_input_name(const std::string &weight) {
+    std::string out = weight;
+    std::replace(out.begin(), out.end(), '.', '_');
+    return out;
+}
+
+std::string head_weight_name(const LlamaConfig &c) {
+    return c.tie_word_embeddings ? "model.embed_tokens.weight" : "lm_head.weight";
+}
+
+LlamaStepGraph build_llama_step(const LlamaConfig &c, DType weights) {
+    check_weight_dtype(weights);
     Builder b(c);
     std::vector<std::string> names;
-    for (const LlamaTensorSpec &spec : llama_tensor_specs(c)) {   // validates the config
-        Shape shape(spec.shape.begin(), spec.shape.end());
-        b.weights.emplace(spec.name, input(spec.name, weights, shape));
-        names.push_back(spec.name);
-    }
-    const Dim half = c.head_dim / 2;
+    for (const LlamaTensorSpec &spec : llama_tensor_specs(c)) names.push_back(spec.name);   // validates the config
+    b.declare_weights(weights, llama_tensor_specs(c));
     const Tensor ids = input("ids", DType::Int32, {b.T});
-    b.rope_cos = input("rope_cos", DType::Float32, {b.T, half});
-    b.rope_sin = input("rope_sin", DType::Float32, {b.T, half});
+    b.declare_rope();
 
-    Tensor x = named(nn::embedding(ids, b.weight_f32("model.embed_tokens.weight")), "embed");   // [T, D]
+    Tensor x = b.embed(ids);   // [T, D]
     std::vector<Tensor> kv;
-    for (int64_t i = 0; i < c.num_hidden_layers; ++i) x = b.layer(x, i, kv);
-
-    // The last row, x[T-1], as a gather at index T - 1: [1, D].
-    const Dim D = c.hidden_size;
-    const Tensor last_idx = expand(reshape(dim_const(b.T - Dim(1), DType::Int32), {Dim(1), Dim(1)}), {Dim(1), D});
-    const Tensor last = named(gather(x, 0, last_idx), "last");
-    const Tensor normed = named(b.norm(last, "model.norm.weight"), "final_norm");
-    const std::string head = c.tie_word_embeddings ? "model.embed_tokens.weight" : "lm_head.weight";
-    const Tensor logits = named(nn::linear(normed, b.weight(head)), "logits");   // [1, V]
-
-    std::vector<Tensor> outputs{logits};
+    for (int64_t i = 0; i < c.num_hidden_layers; ++i) {
+        const std::string p = fmt::format("model.layers.{}.", i);
+        const auto layer = b.layer(x, p, fmt::format("layer{}.", i), b.stacked_qkv(p), b.cache(llama_k_cache_name(i)),
+                                   b.cache(llama_v_cache_name(i)));
+        x = layer.out;
+        kv.push_back(layer.k_new);
+        kv.push_back(layer.v_new);
+    }
+    std::vector<Tensor> outputs{b.head(x)};
     outputs.insert(outputs.end(), kv.begin(), kv.end());
     return LlamaStepGraph{Graph(std::move(outputs)), b.T, b.S, std::move(names)};
+}
+
+LlamaParts build_llama_parts(const LlamaConfig &c, DType weights) {
+    check_weight_dtype(weights);
+    Builder b(c);
+    const std::vector<LlamaTensorSpec> specs = llama_tensor_specs(c);   // validates the config
+    std::vector<LlamaTensorSpec> global, layer0;
+    const std::string prefix = "model.layers.0.";
+    for (const LlamaTensorSpec &spec : specs) {
+        if (spec.name.rfind(prefix, 0) == 0) layer0.push_back(spec);
+        else if (spec.name.rfind("model.layers.", 0) != 0) global.push_back(spec);
+    }
+    b.declare_weights(weights, global, "", true);
+    b.declare_weights(weights, layer0, prefix, true);
+    b.declare_rope();
+    const Dim D = c.hidden_size;
+
+    const Graph embed({b.embed(input("ids", DType::Int32, {b.T}))});
+    const int64_t qkv_rows = (c.num_attention_heads + 2 * c.num_key_value_heads) * c.head_dim;
+    const Tensor qkv_weight = input(llama_part_input_name(kLlamaQkvWeight), weights, {Dim(qkv_rows), D});
+    const auto layer = b.layer(input("hidden", DType::Float32, {b.T, D}), "", "layer.", qkv_weight, b.cache("k_cache"),
+                               b.cache("v_cache"));
+    const Graph layer_graph({layer.out, layer.qkv});
+    const Graph head({b.head(input("hidden", DType::Float32, {b.T, D}))});
+    return LlamaParts{embed, layer_graph, head, b.T, b.S};
 }
 
 }  // namespace halogen

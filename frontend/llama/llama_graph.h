@@ -24,8 +24,15 @@
 // The last row of the final hidden state is also a gather (at index T - 1): a slice's start must
 // be a constant, and T - 1 is symbolic.
 //
-// Named nodes (named()), for schedules: "embed"; per layer "layer{i}.attn_norm", ".q", ".k",
-// ".v", ".q_rope", ".k_new", ".v_new", ".k_all", ".v_all", ".attn", ".o", ".attn_residual",
+// q, k and v come from one projection by the three weights stacked (concat, frontend/derived.h):
+// qkv [T, (H + 2G) * d] viewed as heads [T, H + 2G, d], RoPE on the first H + G heads.
+//
+// Kernel boundaries (materialize()): each layer's qkv_rope, attn, attn_residual, swiglu and out --
+// a projection with its epilogue (the norm before it, RoPE, the residual add, SiLU times up) is
+// one kernel, the attention another: five per layer.
+//
+// Named nodes (named()), for schedules: "embed"; per layer "layer{i}.attn_norm", ".qkv",
+// ".qkv_rope", ".k_new", ".v_new", ".k_all", ".v_all", ".attn", ".o", ".attn_residual",
 // ".mlp_norm", ".gate", ".up", ".swiglu", ".down", ".out"; then "last", "final_norm", "logits".
 //
 // Weights enter as float32 inputs, or as bfloat16 inputs when built with DType::BFloat16: the
@@ -49,6 +56,30 @@ struct LlamaStepGraph {
 
 // ConfigError for an invalid config; DTypeError unless `weights` is Float32 or BFloat16.
 LlamaStepGraph build_llama_step(const LlamaConfig &c, DType weights = DType::Float32);
+
+// The step cut where its kernels repeat, as the compiled model runs it: the same builder code as
+// build_llama_step, one decoder layer standing for all of them.
+//   embed: ids [T], model.embed_tokens.weight -> [T, D]
+//   layer: hidden [T, D], rope_cos, rope_sin, k_cache, v_cache [S, G, d], one layer's weights
+//          named without their "model.layers.{i}." prefix ("input_layernorm.weight", ...), its
+//          q, k and v projections stacked into one (kLlamaQkvWeight [(H + 2G) * d, D], the caller
+//          stacks the rows) -> out [T, D], qkv [T, H + 2G, d] (the step's queries, then its new
+//          keys and values, after RoPE); nodes named "layer.qkv", "layer.attn", ...
+//   head:  hidden [T, D], model.norm.weight, the head weight (head_weight_name) -> logits [1, V]
+constexpr const char *kLlamaQkvWeight = "self_attn.qkv_proj.weight";
+// A weight input of the parts is named as its checkpoint tensor, without the layer prefix, with
+// '_' for '.' (Halide names may not hold a '.'): llama_part_input_name("model.norm.weight") is
+// "model_norm_weight".
+std::string llama_part_input_name(const std::string &weight);
+
+struct LlamaParts {
+    Graph embed, layer, head;
+    Dim T, S;
+};
+LlamaParts build_llama_parts(const LlamaConfig &c, DType weights = DType::Float32);
+
+// The head's weight: lm_head.weight, or the embedding table when the config ties them.
+std::string head_weight_name(const LlamaConfig &c);
 
 // The input names of layer i's cache.
 std::string llama_k_cache_name(int64_t layer);

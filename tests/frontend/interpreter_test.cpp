@@ -612,6 +612,19 @@ TEST(Interpreter, Matmul2D) {
     expect_array(out, F32, {3, 4}, matmul_ref(a, b, 1, 3, 5, 4, false), 1e-5);
 }
 
+TEST(Interpreter, ConcatAlongAnAxis) {
+    Inputs in = {{"a", make(I32, {2, 1}, {1, 2})}, {"b", make(I32, {2, 2}, {3, 4, 5, 6})}, {"c", make(I32, {2, 1}, {7, 8})}};
+    Tensor a = input("a", I32, {2, 1}), b = input("b", I32, {2, 2}), c = input("c", I32, {2, 1});
+    expect_array(interpret(concat({a, b, c}, 1), in), I32, {2, 4}, {1, 3, 4, 7, 2, 5, 6, 8});
+    expect_array(interpret(concat({permute(a, {1, 0}), permute(c, {1, 0})}, 0), in), I32, {2, 2}, {1, 2, 7, 8});
+    expect_array(interpret(concat({b}, 0), in), I32, {2, 2}, {3, 4, 5, 6});
+    // A symbolic extent along the axis, another axis that differs, or another dtype: a ShapeError.
+    EXPECT_THROW(concat({input("s", I32, {Dim::sym("S"), 2}), b}, 0), ShapeError);
+    EXPECT_THROW(concat({a, b}, 0), ShapeError);
+    EXPECT_THROW(concat({b, input("f", F32, {2, 2})}, 1), ShapeError);
+    EXPECT_THROW(concat({b}, 2), ShapeError);
+}
+
 TEST(Interpreter, MatmulHandPicked) {
     // [[1, 2], [3, 4]] x [[5, 6], [7, 8]] = [[19, 22], [43, 50]]
     Inputs in = {{"a", make(I32, {2, 2}, {1, 2, 3, 4})}, {"b", make(I32, {2, 2}, {5, 6, 7, 8})}};

@@ -145,6 +145,29 @@ TEST(Grouping, ColumnStatisticsBroadcastOverOuterRowsAreMaterialized) {
     expect_numbers(out, {{"B", 4}});
 }
 
+TEST(Grouping, MaterializeCutsAGemmChainIntoOneKernelPerProjection) {
+    // Two projections in a row: rule 3 computes the first one's row inside the second's loop over
+    // rows (no recompute, so it is allowed); materialize() makes it a kernel of its own, with the
+    // epilogue (a residual add) inside the producing kernel.
+    Tensor x = input("x", F, {B, 8});
+    Tensor w1 = input("w1", F, {6, 8}), w2 = input("w2", F, {8, 6});
+    Tensor fused = nn::linear(nn::linear(x, w1), w2);
+    EXPECT_EQ(group_graph(Graph({fused})).size(), 1u);
+    Tensor first = materialize(nn::linear(x, w1) + fconst(1));
+    Tensor cut = x + nn::linear(first, w2);
+    auto groups = group_graph(Graph({cut}));
+    ASSERT_EQ(groups.size(), 2u);
+    EXPECT_EQ(groups[0].anchor, first.get());
+    EXPECT_EQ(groups[0].compute_level.size(), 1u);   // the first linear's sum, inside its kernel
+    EXPECT_EQ(read_names(groups[1]), (std::vector<std::string>{first.node().label(), "w2", "x"}));
+    expect_numbers(cut, {{"B", 5}});
+    // A pure node marked is stored as well, and keeps its name; an input cannot be marked.
+    Tensor marked = named(materialize(x * fconst(2)), "doubled");
+    EXPECT_EQ(group_graph(Graph({marked + fconst(1)})).size(), 2u);
+    EXPECT_EQ(marked.node().name, "doubled");
+    EXPECT_THROW(materialize(x), GraphError);
+}
+
 TEST(Grouping, AReductionReadByTwoKernelsIsMaterializedOnce) {
     Tensor x = input("x", F, {4, 5});
     Tensor s = sum(x, {1});

@@ -6,6 +6,7 @@ one that climbs from a lower layer to a higher one (docs/architecture.md draws t
     halide_gen/runtime/    the run path, AOT entries, thread pool, host caches    Halide's run-time headers only
     halide_gen/compiler/   lowering, recipes, pipelines, JIT, autoschedulers      Halide
     schedules/             the families: homes, registry, kernels, AOT build      a home never includes another
+    models/                models compiled from their step graphs (llama)
     cli/, perf/            the programs on top                                    neither includes the other
 
     tests/layers/check_layers.py [--root DIR]     exit 1 and one line per wrong-way include
@@ -25,8 +26,9 @@ LAYERS = [
     ("halide_gen/runtime/", ["frontend/", "halide_gen/runtime/"]),
     ("halide_gen/compiler/", ["frontend/", "halide_gen/runtime/", "halide_gen/compiler/"]),
     ("schedules/", ["frontend/", "halide_gen/", "schedules/"]),
-    ("cli/", ["frontend/", "halide_gen/", "schedules/", "cli/"]),
-    ("perf/", ["frontend/", "halide_gen/", "schedules/", "perf/"]),
+    ("models/", ["frontend/", "halide_gen/", "schedules/", "models/"]),
+    ("cli/", ["frontend/", "halide_gen/", "schedules/", "models/", "cli/"]),
+    ("perf/", ["frontend/", "halide_gen/", "schedules/", "models/", "perf/"]),
 ]
 # System headers a layer must not include: frontend knows nothing of Halide or LLVM; the run time
 # only Halide's run-time headers (HalideBuffer.h, HalideRuntime.h), not the compiler's Halide.h.

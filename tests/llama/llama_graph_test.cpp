@@ -73,18 +73,18 @@ TEST(LlamaGraph, NamesTheNodesSchedulesLookFor) {
     const std::set<std::string> names = node_names(build_llama_step(halogen::llama_preset("tiny")).graph);
     for (const char *n : {"embed", "last", "final_norm", "logits"}) EXPECT_TRUE(names.count(n)) << n;
     for (int i = 0; i < 2; ++i) {
-        for (const char *part : {"attn_norm", "q", "k", "v", "q_rope", "k_new", "v_new", "k_all", "v_all", "attn", "o",
+        for (const char *part : {"attn_norm", "qkv", "qkv_rope", "k_new", "v_new", "k_all", "v_all", "attn", "o",
                                  "attn_residual", "mlp_norm", "gate", "up", "swiglu", "down", "out"}) {
             const std::string name = "layer" + std::to_string(i) + "." + part;
             EXPECT_TRUE(names.count(name)) << name;
         }
     }
-    EXPECT_FALSE(names.count("layer2.q"));
-    // The nn layer's own names are there too: one linear sum per projection and the head.
+    EXPECT_FALSE(names.count("layer2.qkv"));
+    // The nn layer's own names are there too: one linear sum per projection (q, k and v as one) and the head.
     const halogen::LlamaStepGraph step = build_llama_step(halogen::llama_preset("tiny"));
     int linears = 0;
     for (const halogen::Node *n : step.graph.nodes()) linears += n->name == "linear_sum";
-    EXPECT_EQ(linears, 2 * 7 + 1);
+    EXPECT_EQ(linears, 2 * 5 + 1);   // q, k and v stacked into one
 }
 
 TEST(LlamaGraph, BuildsTheOneBPreset) {

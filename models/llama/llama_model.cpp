@@ -1,0 +1,226 @@
+// The compiled llama model (llama_model.h): weights prepared once, three programs compiled once,
+// each step's buffers bound by name and the parts run in order.
+#include "models/llama/llama_model.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+#include "frontend/errors.h"
+#include "frontend/formats/bfloat16.h"
+#include "frontend/llama/llama_graph.h"
+#include "frontend/llama/llama_rope.h"
+#include "halide_gen/compiler/program.h"
+#include "models/llama/llama_recipe.h"
+
+namespace halogen {
+
+namespace {
+
+// A weight as the kernels read it: in the mapping, or in an array of its own.
+struct Weight {
+    BufferRef ref;
+    Array owned;   // empty when ref points into the mapping
+};
+
+bool is(const SafetensorsTensor &t, DType d) {
+    return (d == DType::Float32 && t.dtype == SafetensorsDType::F32) || (d == DType::BFloat16 && t.dtype == SafetensorsDType::BF16);
+}
+
+// The tensor's values as float32, written to dst.
+void widen(const SafetensorsTensor &t, float *dst) {
+    const size_t n = static_cast<size_t>(t.numel());
+    switch (t.dtype) {
+    case SafetensorsDType::F32: std::memcpy(dst, t.data, n * 4); break;
+    case SafetensorsDType::BF16: bfloat16_to_float(t.data, dst, n); break;
+    case SafetensorsDType::F16: float16_to_float(t.data, dst, n); break;
+    default: throw DTypeError(fmt::format("llama model: tensor '{}' is not F32, BF16 or F16", t.name));
+    }
+}
+
+// Rows of the tensors one after another, in dtype d, into `out` (sized for them all).
+void convert_rows(const std::vector<const SafetensorsTensor *> &tensors, DType d, Array &out) {
+    const size_t size = d == DType::Float32 ? 4 : 2;
+    size_t at = 0;
+    for (const SafetensorsTensor *t : tensors) {
+        const size_t n = static_cast<size_t>(t->numel());
+        if (is(*t, d)) {
+            std::memcpy(static_cast<uint8_t *>(out.ref().data) + at * size, t->data, n * size);
+        } else if (d == DType::Float32) {
+            widen(*t, out.data<float>() + at);
+        } else {
+            std::vector<float> wide(n);
+            widen(*t, wide.data());
+            float_to_bfloat16(wide.data(), out.data<uint16_t>() + at, n);
+        }
+        at += n;
+    }
+}
+
+Weight prepare(const std::vector<const SafetensorsTensor *> &tensors, DType d) {
+    Weight w;
+    std::vector<int64_t> shape = tensors[0]->shape;
+    for (size_t k = 1; k < tensors.size(); ++k) shape[0] += tensors[k]->shape[0];
+    if (tensors.size() == 1 && is(*tensors[0], d)) {
+        w.ref = BufferRef{const_cast<uint8_t *>(tensors[0]->data), d, shape};
+        return w;
+    }
+    w.owned = Array(d, shape);
+    convert_rows(tensors, d, w.owned);
+    w.ref = w.owned.ref();
+    return w;
+}
+
+// Norm weights enter the graph in the weights' dtype too (it widens them).
+DType default_dtype(const LlamaWeights &w) {
+    bool all_bf16 = w.embed_tokens->dtype == SafetensorsDType::BF16 && w.norm->dtype == SafetensorsDType::BF16 &&
+                    w.lm_head->dtype == SafetensorsDType::BF16;
+    for (const LlamaLayerWeights &l : w.layers) {
+        for (const SafetensorsTensor *t : {l.input_layernorm, l.q_proj, l.k_proj, l.v_proj, l.o_proj,
+                                           l.post_attention_layernorm, l.gate_proj, l.up_proj, l.down_proj}) {
+            all_bf16 = all_bf16 && t->dtype == SafetensorsDType::BF16;
+        }
+    }
+    return all_bf16 ? DType::BFloat16 : DType::Float32;
+}
+
+// The buffers of `all` that program p reads.
+BufferRefs inputs_of(const Program &p, const BufferRefs &all) {
+    BufferRefs out;
+    for (const Node *n : p.graph().inputs()) out[n->name] = all.at(n->name);
+    return out;
+}
+
+}  // namespace
+
+struct LlamaModel::State {
+    LlamaConfig config;
+    DType dtype = DType::Float32;
+    int64_t context = 0, position = 0;
+    std::unique_ptr<Program> embed, layer, head;
+
+    std::map<std::string, Weight> globals;                      // by the parts' input names
+    std::vector<std::map<std::string, Weight>> layers;         // per layer, by the layer part's input names
+    std::vector<float> cos, sin;                                // [context, d/2]
+    std::vector<Array> k_cache, v_cache;                        // per layer [context, G, d]
+    Array hidden_a, hidden_b, qkv;                              // [context, D] x 2, [context, H + 2G, d]
+    Array logits;                                               // [1, V]
+};
+
+LlamaModel::LlamaModel(const LlamaWeights &w, const LlamaModelOptions &options) : s_(std::make_unique<State>()) {
+    State &s = *s_;
+    s.config = w.config;
+    s.dtype = options.weights.value_or(default_dtype(w));
+    if (s.dtype != DType::Float32 && s.dtype != DType::BFloat16) {
+        throw DTypeError(fmt::format("llama model: weights must be float32 or bfloat16, got {}", dtype_name(s.dtype)));
+    }
+    s.context = options.context > 0 ? options.context : w.config.max_position_embeddings;
+    const LlamaConfig &c = s.config;
+
+    const LlamaParts parts = build_llama_parts(c, s.dtype);
+    const auto part = llama_part_input_name;
+    const Recipe recipe = llama_recipe();
+    s.embed = std::make_unique<Program>(parts.embed, recipe);
+    s.layer = std::make_unique<Program>(parts.layer, recipe);
+    s.head = std::make_unique<Program>(parts.head, recipe);
+
+    s.globals[part("model.embed_tokens.weight")] = prepare({w.embed_tokens}, s.dtype);
+    s.globals[part("model.norm.weight")] = prepare({w.norm}, s.dtype);
+    if (!w.tied()) s.globals[part("lm_head.weight")] = prepare({w.lm_head}, s.dtype);
+    for (const LlamaLayerWeights &l : w.layers) {
+        std::map<std::string, Weight> m;
+        m[part("input_layernorm.weight")] = prepare({l.input_layernorm}, s.dtype);
+        m[part(kLlamaQkvWeight)] = prepare({l.q_proj, l.k_proj, l.v_proj}, s.dtype);
+        m[part("self_attn.o_proj.weight")] = prepare({l.o_proj}, s.dtype);
+        m[part("post_attention_layernorm.weight")] = prepare({l.post_attention_layernorm}, s.dtype);
+        m[part("mlp.gate_proj.weight")] = prepare({l.gate_proj}, s.dtype);
+        m[part("mlp.up_proj.weight")] = prepare({l.up_proj}, s.dtype);
+        m[part("mlp.down_proj.weight")] = prepare({l.down_proj}, s.dtype);
+        s.layers.push_back(std::move(m));
+    }
+
+    const RopeTables tables = rope_tables(rope_inverse_frequencies(c), 0, s.context);
+    s.cos = tables.cos;
+    s.sin = tables.sin;
+    const int64_t G = c.num_key_value_heads, d = c.head_dim, heads = c.num_attention_heads + 2 * G;
+    for (int64_t i = 0; i < c.num_hidden_layers; ++i) {
+        s.k_cache.emplace_back(DType::Float32, std::vector<int64_t>{s.context, G, d});
+        s.v_cache.emplace_back(DType::Float32, std::vector<int64_t>{s.context, G, d});
+    }
+    s.hidden_a = Array(DType::Float32, {s.context, c.hidden_size});
+    s.hidden_b = Array(DType::Float32, {s.context, c.hidden_size});
+    s.qkv = Array(DType::Float32, {s.context, heads, d});
+    s.logits = Array(DType::Float32, {1, c.vocab_size});
+}
+
+LlamaModel::~LlamaModel() = default;
+
+std::vector<float> LlamaModel::step(const std::vector<int32_t> &ids) {
+    State &s = *s_;
+    const LlamaConfig &c = s.config;
+    const auto T = static_cast<int64_t>(ids.size()), p0 = s.position, S = p0 + T;
+    if (T == 0 || S > s.context) {
+        throw ShapeError(fmt::format("llama model: {} ids at position {} do not fit the context of {}", T, p0, s.context));
+    }
+    const int64_t G = c.num_key_value_heads, H = c.num_attention_heads, d = c.head_dim, half = d / 2;
+    auto rows = [](Array &a, int64_t n) {   // the first n rows of a, as a buffer
+        std::vector<int64_t> shape = a.shape();
+        shape[0] = n;
+        return BufferRef{a.data<float>(), DType::Float32, shape};
+    };
+
+    BufferRef id_ref{const_cast<int32_t *>(ids.data()), DType::Int32, {T}};
+    BufferRefs in{{"ids", id_ref}};
+    for (const auto &[name, w] : s.globals) in[name] = w.ref;
+    Array *x = &s.hidden_a, *y = &s.hidden_b;
+    s.embed->run(inputs_of(*s.embed, in), {rows(*x, T)});
+
+    BufferRef cos{s.cos.data() + p0 * half, DType::Float32, {T, half}};
+    BufferRef sin{s.sin.data() + p0 * half, DType::Float32, {T, half}};
+    const size_t kv_row = static_cast<size_t>(G * d);
+    for (int64_t i = 0; i < c.num_hidden_layers; ++i) {
+        BufferRefs layer{{"hidden", rows(*x, T)}, {"rope_cos", cos}, {"rope_sin", sin},
+                         {"k_cache", rows(s.k_cache[i], S)}, {"v_cache", rows(s.v_cache[i], S)}};
+        for (const auto &[name, w] : s.layers[i]) layer[name] = w.ref;
+        s.layer->run(layer, {rows(*y, T), rows(s.qkv, T)});
+        // The step's keys and values, heads [H, H + G) and [H + G, H + 2G) of each qkv row, join the cache.
+        const float *qkv = s.qkv.data<float>();
+        for (int64_t t = 0; t < T; ++t) {
+            const float *row = qkv + t * (H + 2 * G) * d;
+            std::memcpy(s.k_cache[i].data<float>() + (p0 + t) * kv_row, row + H * d, kv_row * 4);
+            std::memcpy(s.v_cache[i].data<float>() + (p0 + t) * kv_row, row + (H + G) * d, kv_row * 4);
+        }
+        std::swap(x, y);
+    }
+
+    BufferRefs head{{"hidden", rows(*x, T)}};
+    for (const auto &[name, w] : s.globals) head[name] = w.ref;
+    s.head->run(inputs_of(*s.head, head), {s.logits.ref()});
+    s.position = S;
+    return std::vector<float>(s.logits.data<float>(), s.logits.data<float>() + c.vocab_size);
+}
+
+std::vector<float> LlamaModel::prefill(const std::vector<int32_t> &ids) {
+    s_->position = 0;
+    return step(ids);
+}
+
+std::vector<float> LlamaModel::decode(int32_t id) { return step({id}); }
+
+int64_t LlamaModel::position() const { return s_->position; }
+int64_t LlamaModel::context() const { return s_->context; }
+DType LlamaModel::weight_dtype() const { return s_->dtype; }
+int LlamaModel::embed_kernels() const { return s_->embed->kernel_count(); }
+int LlamaModel::layer_kernels() const { return s_->layer->kernel_count(); }
+int LlamaModel::head_kernels() const { return s_->head->kernel_count(); }
+
+int64_t LlamaModel::weight_bytes_per_token() const {
+    const LlamaConfig &c = s_->config;
+    const int64_t per = s_->dtype == DType::Float32 ? 4 : 2;
+    return (llama_parameter_count(c) - c.vocab_size * c.hidden_size + c.hidden_size +
+            (c.tie_word_embeddings ? c.vocab_size * c.hidden_size : 0)) * per;
+}
+
+}  // namespace halogen

@@ -1,0 +1,63 @@
+// The compiled llama model: the step's parts (frontend/llama/llama_graph.h: the embedding, one
+// decoder layer, the head) each grouped into kernels and compiled once by the JIT
+// (halide_gen/compiler/program.h), then run over a bound checkpoint. Every layer runs the one
+// layer program with its own weights; the KV cache is preallocated for the context, position-major
+// [context, G, d] per layer, and a step's kernels read its first S rows in place.
+//
+// What the model does itself is bookkeeping, no arithmetic: it stacks each layer's q, k and v
+// weight rows into one [(H + 2G) * d, D] matrix at load (the layer's qkv projection), converts
+// weights at load when asked (or when a tensor is F16), copies the step's new key and value rows
+// out of the layer's qkv output into the cache, and slices the RoPE tables for the step's
+// positions. Weights it keeps as they are stay in the checkpoint's mapping (no copy).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontend/array.h"
+#include "frontend/llama/llama_weights.h"
+
+namespace halogen {
+
+struct LlamaModelOptions {
+    int64_t context = 0;            // positions the cache holds; 0: max_position_embeddings
+    // The weights' dtype in the kernels: Float32 or BFloat16; none: BFloat16 when every tensor of
+    // the checkpoint is BF16, else Float32. A tensor of another dtype is converted at load.
+    std::optional<DType> weights;
+};
+
+class LlamaModel {
+public:
+    // Compiles the three programs (seconds) and prepares the weights. `w` and its checkpoint must
+    // outlive the model: weights kept as they are point into the mapping.
+    explicit LlamaModel(const LlamaWeights &w, const LlamaModelOptions &options = {});
+    ~LlamaModel();
+    LlamaModel(const LlamaModel &) = delete;
+    LlamaModel &operator=(const LlamaModel &) = delete;
+
+    // Runs ids at positions position() ... position()+T-1, appends their k/v to the cache and
+    // returns the last one's logits [V]. ShapeError when they do not fit the context, or no ids;
+    // an id outside [0, V) reads a row of zeros (the embedding's gather), as the reference does.
+    std::vector<float> step(const std::vector<int32_t> &ids);
+    std::vector<float> prefill(const std::vector<int32_t> &ids);   // forgets the cache first
+    std::vector<float> decode(int32_t id);
+
+    int64_t position() const;
+    int64_t context() const;
+    DType weight_dtype() const;
+    // Kernels each part runs: the grouping pass's groups of the embedding, one layer and the head.
+    int embed_kernels() const;
+    int layer_kernels() const;
+    int head_kernels() const;
+    // Bytes of weights a decode step reads (every weight once; the embedding one row).
+    int64_t weight_bytes_per_token() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> s_;
+};
+
+}  // namespace halogen

@@ -1,0 +1,131 @@
+// The compiled llama model (models/llama/llama_model.h) against the reference model
+// (frontend/llama/llama_reference.h) on tiny random checkpoints: the same logits after prefill,
+// chunked steps and decode, the same greedy picks, f32 and bf16 weights (kept bf16, or converted
+// at load), a tied head; and the kernels the grouping pass cuts a layer into.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/errors.h"
+#include "frontend/formats/checkpoint.h"
+#include "frontend/llama/llama_reference.h"
+#include "frontend/llama/random_llama.h"
+#include "models/llama/llama_model.h"
+#include "tests/llama/llama_test_support.h"
+
+namespace {
+
+using halogen::Checkpoint;
+using halogen::DType;
+using halogen::LlamaModel;
+using halogen::LlamaReference;
+using halogen::SafetensorsDType;
+using halogen_test::TempDir;
+
+double max_diff(const std::vector<float> &a, const std::vector<float> &b) {
+    if (a.size() != b.size()) return INFINITY;
+    double m = 0;
+    for (size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(double(a[i]) - double(b[i])));
+    return m;
+}
+
+// A tiny random checkpoint kept open for the model (which reads weights from the mapping).
+struct Tiny {
+    TempDir dir;
+    halogen::LlamaConfig config;
+    std::unique_ptr<Checkpoint> ckpt;
+    halogen::LlamaWeights weights;
+    Tiny(const halogen::LlamaConfig &c, SafetensorsDType dtype, uint64_t seed) : config(c) {
+        halogen::write_random_llama(c, dir.str(), dtype, seed);
+        ckpt = std::make_unique<Checkpoint>(Checkpoint::open(dir.str()));
+        weights = halogen::bind_llama_weights(*ckpt, c);
+    }
+};
+
+const std::vector<int32_t> kPrompt = {1, 17, 200, 3, 99, 42, 255, 0};
+
+TEST(LlamaModel, MatchesTheReferenceInPrefillStepsAndDecode) {
+    Tiny m(halogen::llama_preset("tiny"), SafetensorsDType::F32, 5);
+    LlamaReference ref(m.weights, {64});
+    LlamaModel model(m.weights, {64});
+    EXPECT_EQ(model.weight_dtype(), DType::Float32);
+    EXPECT_LE(max_diff(model.prefill(kPrompt), ref.prefill(kPrompt)), 1e-4);
+    EXPECT_LE(max_diff(model.decode(77), ref.decode(77)), 1e-4);
+    EXPECT_LE(max_diff(model.step({5, 6, 7}), ref.step({5, 6, 7})), 1e-4);
+    EXPECT_EQ(model.position(), 12);
+    EXPECT_THROW(model.step({}), halogen::ShapeError);
+}
+
+TEST(LlamaModel, DecodeEqualsALongerPrefill) {
+    Tiny m(halogen::llama_preset("tiny"), SafetensorsDType::F32, 9);
+    LlamaModel model(m.weights, {64});
+    std::vector<int32_t> ids = kPrompt;
+    model.prefill(ids);
+    const std::vector<float> decoded = model.decode(77);
+    ids.push_back(77);
+    EXPECT_LE(max_diff(decoded, model.prefill(ids)), 1e-5);
+}
+
+TEST(LlamaModel, GreedyPicksEqualTheReferences) {
+    Tiny m(halogen::llama_preset("tiny"), SafetensorsDType::F32, 11);
+    LlamaReference ref(m.weights, {64});
+    LlamaModel model(m.weights, {64});
+    const std::vector<int32_t> want = ref.greedy(kPrompt, 16);
+    std::vector<float> logits = model.prefill(kPrompt);
+    std::vector<int32_t> got;
+    for (int k = 0; k < 16; ++k) {
+        got.push_back(halogen::argmax(logits));
+        if (k + 1 < 16) logits = model.decode(got.back());
+    }
+    EXPECT_EQ(got, want);
+}
+
+TEST(LlamaModel, Bf16WeightsStayBf16OrConvertAtLoad) {
+    Tiny m(halogen::llama_preset("tiny"), SafetensorsDType::BF16, 5);
+    LlamaReference ref(m.weights, {32});   // widened to f32 at bind
+    const std::vector<float> want = ref.prefill(kPrompt);
+    LlamaModel kept(m.weights, {32});
+    EXPECT_EQ(kept.weight_dtype(), DType::BFloat16);
+    EXPECT_LE(max_diff(kept.prefill(kPrompt), want), 1e-4);
+    LlamaModel widened(m.weights, {32, DType::Float32});
+    EXPECT_LE(max_diff(widened.prefill(kPrompt), want), 1e-4);
+}
+
+TEST(LlamaModel, F32WeightsConvertToBf16AtLoad) {
+    Tiny f32(halogen::llama_preset("tiny"), SafetensorsDType::F32, 5);
+    Tiny bf16(halogen::llama_preset("tiny"), SafetensorsDType::BF16, 5);   // the same values, rounded
+    LlamaModel converted(f32.weights, {32, DType::BFloat16});
+    LlamaReference ref(bf16.weights, {32});
+    EXPECT_LE(max_diff(converted.prefill(kPrompt), ref.prefill(kPrompt)), 1e-4);
+}
+
+TEST(LlamaModel, TiedHeadReadsTheEmbedding) {
+    halogen::LlamaConfig c = halogen::llama_preset("tiny");
+    c.tie_word_embeddings = true;
+    Tiny m(c, SafetensorsDType::F32, 3);
+    LlamaReference ref(m.weights, {32});
+    LlamaModel model(m.weights, {32});
+    EXPECT_LE(max_diff(model.prefill(kPrompt), ref.prefill(kPrompt)), 1e-4);
+}
+
+TEST(LlamaModel, FiveKernelsPerLayer) {
+    Tiny m(halogen::llama_preset("tiny"), SafetensorsDType::F32, 5);
+    LlamaModel model(m.weights, {16});
+    // qkv projection with its norm and RoPE; attention; o projection with the residual add;
+    // gate and up with their norm and SiLU; down with the residual add.
+    EXPECT_EQ(model.layer_kernels(), 5);
+    EXPECT_EQ(model.embed_kernels(), 1);
+    EXPECT_EQ(model.head_kernels(), 1);
+}
+
+TEST(LlamaModel, RejectsStepsPastTheContext) {
+    Tiny m(halogen::llama_preset("tiny"), SafetensorsDType::F32, 5);
+    LlamaModel model(m.weights, {8});
+    model.prefill(kPrompt);
+    EXPECT_THROW(model.decode(1), halogen::ShapeError);
+}
+
+}  // namespace
