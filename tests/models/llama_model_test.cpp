@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -119,6 +121,38 @@ TEST(LlamaModel, FiveKernelsPerLayer) {
     EXPECT_EQ(model.layer_kernels(), 5);
     EXPECT_EQ(model.embed_kernels(), 1);
     EXPECT_EQ(model.head_kernels(), 1);
+}
+
+TEST(LlamaModel, ANanInAWeightPropagatesAsInTheReference) {
+    // One NaN planted in the file, in layer 0's down projection: every later row mixes it in
+    // (residual, then norms), so every logit is NaN, in both models; greedy then picks id 0
+    // (argmax's first element: no value compares larger than a NaN). No crash, no error.
+    TempDir dir;
+    const halogen::LlamaConfig c = halogen::llama_preset("tiny");
+    halogen::write_random_llama(c, dir.str(), SafetensorsDType::F32, 5);
+    const std::string file = dir.file("model.safetensors");
+    uint64_t at = 0;
+    {
+        const Checkpoint ckpt = Checkpoint::open(dir.str());
+        const halogen::SafetensorsTensor *t = ckpt.find("model.layers.0.mlp.down_proj.weight");
+        ASSERT_NE(t, nullptr);
+        at = ckpt.files()[0].header().data_offset + t->begin;
+    }
+    {
+        std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        f.seekp(static_cast<std::streamoff>(at));
+        f.write(reinterpret_cast<const char *>(&nan), sizeof nan);
+    }
+    const Checkpoint ckpt = Checkpoint::open(dir.str());
+    const halogen::LlamaWeights w = halogen::bind_llama_weights(ckpt, c);
+    LlamaModel model(w, {16});
+    LlamaReference ref(w, {16});
+    for (const std::vector<float> &logits : {model.prefill(kPrompt), ref.prefill(kPrompt)}) {
+        ASSERT_EQ(logits.size(), 256u);
+        for (float v : logits) ASSERT_TRUE(std::isnan(v));
+        EXPECT_EQ(halogen::argmax(logits), 0);
+    }
 }
 
 TEST(LlamaModel, RejectsStepsPastTheContext) {
