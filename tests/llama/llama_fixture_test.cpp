@@ -23,6 +23,8 @@
 
 namespace {
 
+using halogen_test::max_diff;
+
 struct LlamaFixture {
     std::string name;
     halogen::LlamaConfig config;
@@ -59,13 +61,6 @@ std::unique_ptr<halogen::LlamaReference> model_of(const LlamaFixture &f) {
     const halogen::Checkpoint ckpt = halogen::Checkpoint::open(dir.str());
     return std::make_unique<halogen::LlamaReference>(halogen::bind_llama_weights(ckpt, f.config),
                                                      halogen::LlamaReferenceOptions{64});
-}
-
-double max_diff(const std::vector<float> &a, const std::vector<float> &b) {
-    if (a.size() != b.size()) return INFINITY;
-    double m = 0;
-    for (size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(double(a[i]) - double(b[i])));
-    return m;
 }
 
 class LlamaVsPyTorch : public ::testing::TestWithParam<std::string> {};

@@ -19,14 +19,8 @@ namespace {
 using halogen::Checkpoint;
 using halogen::LlamaReference;
 using halogen::SafetensorsDType;
+using halogen_test::max_diff;
 using halogen_test::TempDir;
-
-double max_diff(const std::vector<float> &a, const std::vector<float> &b) {
-    if (a.size() != b.size()) return INFINITY;
-    double m = 0;
-    for (size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(double(a[i]) - double(b[i])));
-    return m;
-}
 
 // A tiny random model written, opened and bound: the reference copies the weights, so the
 // checkpoint may go once the model is made.

@@ -25,14 +25,8 @@ using halogen::DType;
 using halogen::LlamaModel;
 using halogen::LlamaReference;
 using halogen::SafetensorsDType;
+using halogen_test::max_diff;
 using halogen_test::TempDir;
-
-double max_diff(const std::vector<float> &a, const std::vector<float> &b) {
-    if (a.size() != b.size()) return INFINITY;
-    double m = 0;
-    for (size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(double(a[i]) - double(b[i])));
-    return m;
-}
 
 // A tiny random checkpoint kept open for the model (which reads weights from the mapping).
 struct Tiny {
