@@ -216,11 +216,4 @@ int LlamaModel::embed_kernels() const { return s_->embed->kernel_count(); }
 int LlamaModel::layer_kernels() const { return s_->layer->kernel_count(); }
 int LlamaModel::head_kernels() const { return s_->head->kernel_count(); }
 
-int64_t LlamaModel::weight_bytes_per_token() const {
-    const LlamaConfig &c = s_->config;
-    const int64_t per = s_->dtype == DType::Float32 ? 4 : 2;
-    return (llama_parameter_count(c) - c.vocab_size * c.hidden_size + c.hidden_size +
-            (c.tie_word_embeddings ? c.vocab_size * c.hidden_size : 0)) * per;
-}
-
 }  // namespace halogen

@@ -52,8 +52,6 @@ public:
     int embed_kernels() const;
     int layer_kernels() const;
     int head_kernels() const;
-    // Bytes of weights a decode step reads (every weight once; the embedding one row).
-    int64_t weight_bytes_per_token() const;
 
 private:
     struct State;
