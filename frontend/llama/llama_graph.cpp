@@ -158,9 +158,10 @@ std::string head_weight_name(const LlamaConfig &c) {
 LlamaStepGraph build_llama_step(const LlamaConfig &c, DType weights) {
     check_weight_dtype(weights);
     Builder b(c);
+    const std::vector<LlamaTensorSpec> specs = llama_tensor_specs(c);   // validates the config
     std::vector<std::string> names;
-    for (const LlamaTensorSpec &spec : llama_tensor_specs(c)) names.push_back(spec.name);   // validates the config
-    b.declare_weights(weights, llama_tensor_specs(c));
+    for (const LlamaTensorSpec &spec : specs) names.push_back(spec.name);
+    b.declare_weights(weights, specs);
     const Tensor ids = input("ids", DType::Int32, {b.T});
     b.declare_rope();
 

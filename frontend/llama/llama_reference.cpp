@@ -36,30 +36,13 @@ Array weight_array(const SafetensorsTensor &t, bool keep_bf16) {
     return a;
 }
 
-// The bound tensors in llama_tensor_specs' order (the step graph's weight inputs): the embedding,
-// each layer's nine, the final norm, the head when it is not tied.
-std::vector<const SafetensorsTensor *> in_spec_order(const LlamaWeights &w) {
-    std::vector<const SafetensorsTensor *> out{w.embed_tokens};
-    for (const LlamaLayerWeights &l : w.layers) {
-        out.insert(out.end(), {l.input_layernorm, l.q_proj, l.k_proj, l.v_proj, l.o_proj, l.post_attention_layernorm,
-                               l.gate_proj, l.up_proj, l.down_proj});
-    }
-    out.push_back(w.norm);
-    if (!w.tied()) out.push_back(w.lm_head);
-    return out;
-}
-
 }  // namespace
-
-int32_t argmax(const std::vector<float> &logits) {
-    return static_cast<int32_t>(std::max_element(logits.begin(), logits.end()) - logits.begin());
-}
 
 LlamaReference::LlamaReference(const LlamaWeights &w, const LlamaReferenceOptions &options)
     : config_(w.config),
       step_(build_llama_step(w.config, options.keep_bf16 ? DType::BFloat16 : DType::Float32)),
       context_(options.context > 0 ? options.context : w.config.max_position_embeddings) {
-    const std::vector<const SafetensorsTensor *> tensors = in_spec_order(w);
+    const std::vector<const SafetensorsTensor *> tensors = w.tensors();   // the step graph's weight inputs' order
     for (size_t k = 0; k < tensors.size(); ++k) {
         const std::string &name = step_.weight_inputs.at(k);
         if (tensors[k]->name != name) {   // a LlamaWeights not made by bind_llama_weights for this config

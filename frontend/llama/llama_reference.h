@@ -16,6 +16,7 @@
 
 #include "frontend/interpreter.h"
 #include "frontend/llama/llama_graph.h"
+#include "frontend/llama/sampling.h"
 #include "frontend/llama/llama_weights.h"
 
 namespace halogen {
@@ -54,8 +55,5 @@ private:
     std::vector<float> cos_, sin_;                  // [context, d/2]
     std::vector<std::vector<float>> k_cache_, v_cache_;   // per layer [context, G, d]
 };
-
-// The index of the largest value (the first of equal ones).
-int32_t argmax(const std::vector<float> &logits);
 
 }  // namespace halogen

@@ -145,4 +145,15 @@ LlamaWeights bind_llama_weights(const Checkpoint &checkpoint, const LlamaConfig 
     return w;
 }
 
+std::vector<const SafetensorsTensor *> LlamaWeights::tensors() const {
+    std::vector<const SafetensorsTensor *> out{embed_tokens};
+    for (const LlamaLayerWeights &l : layers) {
+        out.insert(out.end(), {l.input_layernorm, l.q_proj, l.k_proj, l.v_proj, l.o_proj, l.post_attention_layernorm,
+                               l.gate_proj, l.up_proj, l.down_proj});
+    }
+    out.push_back(norm);
+    if (!tied()) out.push_back(lm_head);
+    return out;
+}
+
 }  // namespace halogen

@@ -78,6 +78,9 @@ struct LlamaWeights {
     const SafetensorsTensor *lm_head = nullptr;   // == embed_tokens when the head is tied
 
     bool tied() const { return lm_head == embed_tokens; }
+    // Every bound tensor once, in llama_tensor_specs' order: the embedding, each layer's nine, the
+    // final norm, the head when it is not tied.
+    std::vector<const SafetensorsTensor *> tensors() const;
 };
 
 // Finds and checks every tensor of llama_tensor_specs(c) in `checkpoint` and every tensor of the

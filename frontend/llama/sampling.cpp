@@ -8,9 +8,12 @@
 #include <numeric>
 
 #include "frontend/errors.h"
-#include "frontend/llama/llama_reference.h"
 
 namespace halogen {
+
+int32_t argmax(const std::vector<float> &logits) {
+    return static_cast<int32_t>(std::max_element(logits.begin(), logits.end()) - logits.begin());
+}
 
 Sampler::Sampler(const SamplingOptions &options) : options_(options), random_(options.seed) {
     if (!(options.temperature >= 0) || !std::isfinite(options.temperature)) {

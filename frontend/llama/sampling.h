@@ -11,6 +11,10 @@
 
 namespace halogen {
 
+// The index of the largest value (the first of equal ones, as torch.argmax; 0 when every value is
+// NaN, since nothing compares larger than a NaN).
+int32_t argmax(const std::vector<float> &logits);
+
 struct SamplingOptions {
     double temperature = 0;   // 0: greedy
     double top_p = 1;         // (0, 1]

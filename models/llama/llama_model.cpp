@@ -19,10 +19,16 @@ namespace halogen {
 
 namespace {
 
-// A weight as the kernels read it: in the mapping, or in an array of its own.
+// A weight as the kernels read it: in the mapping, or in an array of its own that `ref` points
+// into (so a Weight moves, never copies).
 struct Weight {
     BufferRef ref;
     Array owned;   // empty when ref points into the mapping
+    Weight() = default;
+    Weight(Weight &&) = default;
+    Weight &operator=(Weight &&) = default;
+    Weight(const Weight &) = delete;
+    Weight &operator=(const Weight &) = delete;
 };
 
 bool is(const SafetensorsTensor &t, DType d) {
@@ -73,17 +79,11 @@ Weight prepare(const std::vector<const SafetensorsTensor *> &tensors, DType d) {
     return w;
 }
 
-// Norm weights enter the graph in the weights' dtype too (it widens them).
+// BFloat16 when every tensor is BF16 (norm weights too: the graph widens them), else Float32.
 DType default_dtype(const LlamaWeights &w) {
-    bool all_bf16 = w.embed_tokens->dtype == SafetensorsDType::BF16 && w.norm->dtype == SafetensorsDType::BF16 &&
-                    w.lm_head->dtype == SafetensorsDType::BF16;
-    for (const LlamaLayerWeights &l : w.layers) {
-        for (const SafetensorsTensor *t : {l.input_layernorm, l.q_proj, l.k_proj, l.v_proj, l.o_proj,
-                                           l.post_attention_layernorm, l.gate_proj, l.up_proj, l.down_proj}) {
-            all_bf16 = all_bf16 && t->dtype == SafetensorsDType::BF16;
-        }
-    }
-    return all_bf16 ? DType::BFloat16 : DType::Float32;
+    const std::vector<const SafetensorsTensor *> all = w.tensors();
+    const bool bf16 = std::all_of(all.begin(), all.end(), [](const SafetensorsTensor *t) { return t->dtype == SafetensorsDType::BF16; });
+    return bf16 ? DType::BFloat16 : DType::Float32;
 }
 
 // The buffers of `all` that program p reads.
