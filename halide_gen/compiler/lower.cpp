@@ -22,6 +22,22 @@ using Halide::Expr;
 using Halide::Func;
 using Halide::Var;
 
+namespace {
+
+// A dim's polynomial of symbols as an int32 expression, each symbol's expression given by `symbol`.
+template <class Symbol>
+Expr dim_polynomial(const Dim &d, Symbol symbol) {
+    Expr total = 0;
+    for (const auto &[mono, coeff] : d.terms()) {
+        Expr term = static_cast<int32_t>(coeff);
+        for (const auto &s : mono) term = term * symbol(s);
+        total = total + term;
+    }
+    return Halide::Internal::simplify(total);
+}
+
+}  // namespace
+
 std::vector<Halide::Argument> LoweredGraph::arguments() const {
     std::vector<Halide::Argument> args;
     for (const auto &[name, p] : inputs) args.push_back(p);
@@ -34,6 +50,14 @@ bool LoweredGraph::has_func(const std::string &name) const {
         if (node->name == name) return true;
     }
     return false;
+}
+
+Halide::Expr LoweredGraph::extent(const Dim &d) const {
+    return dim_polynomial(d, [&](const std::string &name) {
+        auto it = symbols.find(name);
+        if (it == symbols.end()) throw GraphError(fmt::format("{}: the group reads no symbolic dim '{}'", who, name));
+        return it->second;
+    });
 }
 
 Halide::Func LoweredGraph::func(const std::string &name) const {
@@ -117,7 +141,9 @@ constexpr int32_t kMinusInfKey = std::numeric_limits<int32_t>::min() + 0x7fffff;
 
 class Lowerer {
 public:
-    Lowerer(LoweredGraph &lg, const ExternalInputs *ext) : lg_(lg), ext_(ext), known_(constant_values(lg.graph)) {}
+    Lowerer(LoweredGraph &lg, const ExternalInputs *ext) : lg_(lg), ext_(ext), known_(constant_values(lg.graph)) {
+        if (ext_) lg_.symbols = ext_->dims;
+    }
 
     void define(const Node &n, bool read_from_buffer);
     void constrain_output();
@@ -147,13 +173,7 @@ private:
 
     // A dim as an int32 expression of the symbolic-dim Params (or of the caller's expressions).
     Expr dim(const Dim &d) {
-        Expr total = 0;
-        for (const auto &[mono, coeff] : d.terms()) {
-            Expr term = static_cast<int32_t>(coeff);
-            for (const auto &s : mono) term = term * symbol(s);
-            total = total + term;
-        }
-        return Halide::Internal::simplify(total);
+        return dim_polynomial(d, [&](const std::string &name) { return symbol(name); });
     }
 
     Expr symbol(const std::string &name) {
@@ -162,7 +182,7 @@ private:
             if (it == ext_->dims.end()) throw GraphError(fmt::format("lower: no expression given for symbolic dim '{}'", name));
             return it->second;
         }
-        return param(name);
+        return lg_.symbols[name] = param(name);
     }
 
     Halide::Param<int32_t> &param(const std::string &name) {

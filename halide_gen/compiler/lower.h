@@ -33,6 +33,7 @@ struct LoweredGraph {
     std::unordered_map<const Node *, Halide::Func> funcs;   // one Func per node
     std::map<std::string, Halide::ImageParam> inputs;       // buffers read, by buffer_name()
     std::map<std::string, Halide::Param<int32_t>> dims;     // symbolic dims, by name
+    std::map<std::string, Halide::Expr> symbols;            // symbolic dims: the caller's expressions, or the Params read
     std::vector<Halide::Var> vars;                          // vars[k] iterates halogen axis k
     std::map<std::string, Halide::ImageParam> prefetchable; // ExternalInputs::prefetchable
     std::string who;                                        // the recipe, for messages
@@ -44,6 +45,9 @@ struct LoweredGraph {
     // the name and `who` when the group has none.
     Halide::Func func(const std::string &name) const;
     bool has_func(const std::string &name) const;
+    // A dim of the graph (an axis's extent) as an expression of the symbolic dims, for a schedule
+    // that specializes on it; GraphError for a symbol the group never reads.
+    Halide::Expr extent(const Dim &d) const;
 };
 
 // What a Halide Generator supplies instead of ImageParams and Params: a Func per buffer read (by

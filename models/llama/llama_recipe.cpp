@@ -2,6 +2,7 @@
 #include "models/llama/llama_recipe.h"
 
 #include "halide_gen/compiler/schedule.h"
+#include "schedules/matmul/matmul.h"
 
 namespace halogen {
 
@@ -9,7 +10,13 @@ Recipe llama_recipe() {
     Recipe r;
     r.name = "llama";
     r.rewrite_one_hot = true;
-    r.schedule = [](LoweredGraph &lg, const Halide::Target &target) { apply_schedule(lg, "simd", target); };
+    // The matmul schedule computes whole register tiles at the edges, reading rows past the end
+    // clamped (Recipe::clamp_inputs); every other schedule reads the same values either way.
+    r.clamp_inputs = true;
+    r.schedule = [](LoweredGraph &lg, const Halide::Target &target) {
+        if (lg.has_func("linear_sum")) return matmuls::dot(lg, target);   // projections with their prologue and epilogue
+        apply_schedule(lg, "simd", target);                               // the embedding, the attention
+    };
     return r;
 }
 

@@ -2,6 +2,8 @@
 // sum "linear_sum" [M, N, 1] over K, the output [M, N], and their loop variables.
 #pragma once
 
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "frontend/errors.h"
@@ -34,6 +36,45 @@ inline bool find_linear(const LoweredGraph &lg, LinearGroup &g) {
     g.tokens = g.out.output_buffer().dim(1).extent();
     g.depth = g.sum.update(0).get_schedule().rvars().at(0).extent;
     return true;
+}
+
+// One Linear of a group that may hold several (gate and up), with its prologue and epilogue
+// (nn::linear's graph): the sum "linear_sum" [M, N, 1] of x [M, K] times W [N, K] over K. x is
+// the Func of the Linear's input, an input buffer or a member (a norm's output).
+struct LinearSum {
+    Halide::Func sum, x;
+    Halide::RVar r;              // K
+    Halide::Expr depth;          // K's extent
+};
+
+// A group of Linears and what they feed: every reduction of the group a "linear_sum" over one
+// axis, or a row statistic (a reduction at compute level 0 or 1, such as RMSNorm's mean, which a
+// prologue reads). The output is [M, N] or [M, heads, d] with d a constant (the sums' rows a
+// head at a time, as RoPE reads them). False for any other group.
+inline bool find_linear_sums(const LoweredGraph &lg, std::vector<LinearSum> &sums, std::vector<Halide::Func> &statistics) {
+    const size_t rank = lg.output->shape.size();
+    if (rank != 2 && !(rank == 3 && lg.output->shape[2].constant())) return false;
+    for (const auto &[node, level] : lg.group.compute_level) {
+        if (node->name != "linear_sum") {
+            if (level > 1) return false;
+            statistics.push_back(lg.funcs.at(node));
+            continue;
+        }
+        LinearSum s;
+        s.sum = lg.funcs.at(node);
+        if (node->shape.size() != 3 || s.sum.rvars(0).size() != 1) return false;
+        const Node *rows = node->inputs.at(0).node().inputs.at(0).get();   // mul <- [expand <-] reshape <- x
+        if (rows->op == Op::Expand) rows = rows->inputs.at(0).get();
+        if (rows->op != Op::Reshape) return false;
+        const Node &x = rows->inputs.at(0).node();
+        const auto found = lg.funcs.find(&x);
+        if (found == lg.funcs.end() || x.shape.size() != 2) return false;
+        s.x = found->second;
+        s.r = s.sum.rvars(0)[0];
+        s.depth = s.sum.update(0).get_schedule().rvars().at(0).extent;
+        sums.push_back(s);
+    }
+    return !sums.empty();
 }
 
 }  // namespace halogen::matmuls

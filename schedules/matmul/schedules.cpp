@@ -1,22 +1,27 @@
 // Hand schedules of the matmul families on weights as checkpoints store them (W [N, K]), and the
 // packing into panels.
 //
-// dot: the dot-product form over contiguous K (llama.cpp's tinyBLAS), no packing:
+// dot: the dot-product form over contiguous K (llama.cpp's tinyBLAS), no packing, for a group of
+// Linears with what they feed (linear_group.h: a norm before, RoPE, SiLU times up or a residual
+// add after; the matmul families' groups are the plain case):
 //
-//   x2 = x copied with rows kRowPad floats longer                (once per call)
-//   parallel task (kTilesPerTask tiles of kRows weight rows):
-//     for tile of kRows rows:
+//   stat = each row statistic (a norm's mean of squares)         (once per call)
+//   x2 = each Linear's x, rows kRowPad floats longer              (once per call)
+//   parallel task (a tile of kTileRows outputs, or one head of d for an output [M, heads, d]):
+//     for each Linear's sum, kRows of the tile's rows at a time:
 //       part[M rounded up to kTokens][kRows][16] = 0
 //       for token group g of kTokens:
 //         for k_o in K / 16:                                     (a masked last step for K % 16)
 //           part[g + j][n][:] += x2[g + j, 16 k_o ..] * W[n, 16 k_o ..]   (8 + 3 loads, 24 FMAs)
-//       out[t, n] = horizontal sum of part[t][n] (+ bias[n])     (stores guarded past N)
+//       sum[t, n] = horizontal sum of part[t][n]
+//     out[t, tile] = the epilogue of the sums, 16 outputs a vector (stores guarded past N)
 //
 // 8 rows x 3 tokens keeps 24 zmm accumulators; one token (decode) takes a path of its own, 8
-// accumulators, W read once. The tile's rows stay in the L1/L2 across the token groups; x is read
-// once per tile, which caps the kernel when M x K outgrows the L2 (the packed families' kernels
+// accumulators, W read once. A chunk's rows stay in the L1/L2 across the token groups; x is read
+// once per chunk, which caps the kernel when M x K outgrows the L2 (the packed families' kernels
 // read it once per panel of 32 outputs). The copy of x: with K = 2048 or 8192 its rows lie a
-// multiple of 4 KiB apart, all in one set of the L1. Edges: the recipe reads x and W clamped
+// multiple of 4 KiB apart, all in one set of the L1. A head is the tile of an output [M, heads, d]
+// because RoPE pairs output j with j + d/2. Edges: the recipe reads its inputs clamped
 // (kClampInputs), so a tile computes whole (rows past N and tokens past M repeat the last one).
 //
 // transpose: the packing W [32*P, K] -> [P, K, 32], a copy. A task packs one panel, 16 k at a
@@ -24,6 +29,10 @@
 // along the panel's 32 rows.
 #include "schedules/matmul/linear_group.h"
 #include "schedules/matmul/matmul.h"
+
+#include <set>
+#include <string>
+#include <vector>
 
 #include "halide_gen/compiler/schedule.h"
 
@@ -36,47 +45,68 @@ using Halide::Var;
 
 constexpr int kRows = 8;            // weight rows per register tile
 constexpr int kTokens = 3;          // tokens per register tile
-constexpr int kTilesPerTask = 8;    // row tiles per parallel task: 64 rows of W
+constexpr int kTileRows = 64;       // outputs per parallel task of an output [M, N]
 constexpr int kRowPad = 16;         // floats added to each row of the copy of x
 
 }  // namespace
 
 void dot(LoweredGraph &lg, const Halide::Target &target) {
-    LinearGroup g;
-    if (!find_linear(lg, g)) return apply_schedule(lg, "simd", target);
+    std::vector<LinearSum> sums;
+    std::vector<Halide::Func> statistics;
+    if (!find_linear_sums(lg, sums, statistics)) return apply_schedule(lg, "simd", target);
     const int width = target.natural_vector_size(Halide::Float(32));
     const TailStrategy guard = TailStrategy::GuardWithIf;
+    const int rank = int(lg.output->shape.size());
+    const int rows = rank == 2 ? kTileRows : int(*lg.output->shape[2].constant());
+    if (rows % kRows != 0) return apply_schedule(lg, "simd", target);
+    const Halide::Expr tokens = lg.extent(lg.output->shape[0]);
 
-    // The output's loops: tiles of kRows weight rows, every token, kTilesPerTask tiles per task.
-    Var no("no"), ni("ni"), task("task");
-    g.out.split(g.n, no, ni, kRows, guard).split(no, task, no, kTilesPerTask, guard).reorder(ni, g.m, no, task).parallel(task);
+    // The output's loops: a tile of rows (or a head) per task, every token inside it, the
+    // epilogue vectorized along the rows.
+    Var tile("tile");
+    if (rank == 2) {
+        Var n = lg.vars[1], m = lg.vars[0], ni("ni");
+        lg.out.split(n, tile, ni, rows, guard).reorder(ni, m, tile).vectorize(ni, width, guard).parallel(tile);
+    } else {
+        Var j = lg.vars[2], h = lg.vars[1], m = lg.vars[0];
+        lg.out.reorder(j, m, h).vectorize(j, width, guard).parallel(h);
+        tile = h;
+    }
 
-    // Partial sums of width lanes along K, rfactored out of the sum, for a tile of rows and every
-    // token: tokens in groups of kTokens (rounded up: x is read clamped), K the loop inside.
-    Halide::RVar ro("k_o"), ri("k_i");
-    g.sum.update().split(g.r, ro, ri, width, guard);
-    Var lane("lane");
-    Halide::Func part = g.sum.update().rfactor(ri, lane);
-    part.reorder_storage(lane, g.u, g.n, g.m);
-    const Halide::LoopLevel tile(g.out, no);
-    part.compute_at(tile).bound_extent(g.n, kRows);
-    part.reorder(lane, g.u, g.n, g.m).vectorize(lane).unroll(g.n);
-    Halide::Stage update = part.update();
-    update.specialize(g.tokens == 1).reorder(lane, g.u, g.n, g.m, ro).vectorize(lane).unroll(g.n);
-    Var mo("mo"), mi("mi");
-    update.split(g.m, mo, mi, kTokens, TailStrategy::RoundUp)
-        .reorder(lane, g.u, g.n, mi, ro, mo)
-        .vectorize(lane)
-        .unroll(g.n)
-        .unroll(mi);
-    g.sum.compute_at(tile).bound_extent(g.n, kRows).unroll(g.n);
-    g.sum.update().atomic().vectorize(ri).unroll(g.n);
+    for (Halide::Func f : statistics) f.compute_root();
+    std::set<std::string> copied;
+    for (LinearSum &s : sums) {
+        // Sum's axes in Halide's order: u (the unit axis), n, m.
+        Var u = lg.vars[2], n = lg.vars[1], m = lg.vars[0];
+        s.sum.compute_at(lg.out, tile).bound_extent(n, rows);
 
-    Var k = lg.vars[1], t = lg.vars[0];
-    g.x.compute_root()
-        .bound(k, 0, Halide::select(g.depth > 0, g.depth + kRowPad, 0))
-        .vectorize(k, width, guard)
-        .parallel(t);
+        // Partial sums of width lanes along K, rfactored out of the sum, for kRows rows and every
+        // token: tokens in groups of kTokens (rounded up: x is read clamped), K the loop inside.
+        Halide::RVar ro("k_o"), ri("k_i");
+        s.sum.update().split(s.r, ro, ri, width, guard);
+        Var lane("lane");
+        Halide::Func part = s.sum.update().rfactor(ri, lane);
+        Var chunk("chunk"), ci("ci");
+        s.sum.update().split(n, chunk, ci, kRows, guard).reorder(ri, u, ci, m, chunk).atomic().vectorize(ri).unroll(ci);
+        part.reorder_storage(lane, u, n, m);
+        part.compute_at(s.sum, chunk).bound_extent(n, kRows);
+        part.reorder(lane, u, n, m).vectorize(lane).unroll(n);
+        Halide::Stage update = part.update();
+        update.specialize(tokens == 1).reorder(lane, u, n, m, ro).vectorize(lane).unroll(n);
+        Var mo("mo"), mi("mi");
+        update.split(m, mo, mi, kTokens, TailStrategy::RoundUp)
+            .reorder(lane, u, n, mi, ro, mo)
+            .vectorize(lane)
+            .unroll(n)
+            .unroll(mi);
+
+        if (!copied.insert(s.x.name()).second) continue;
+        Var k = lg.vars[1], t = lg.vars[0];
+        s.x.compute_root()
+            .bound(k, 0, Halide::select(s.depth > 0, s.depth + kRowPad, 0))
+            .vectorize(k, width, guard)
+            .parallel(t);
+    }
 }
 
 void transpose(LoweredGraph &lg, const Halide::Target &target) {

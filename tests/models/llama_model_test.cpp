@@ -13,9 +13,13 @@
 
 #include "frontend/errors.h"
 #include "frontend/formats/checkpoint.h"
+#include "frontend/llama/llama_graph.h"
 #include "frontend/llama/llama_reference.h"
 #include "frontend/llama/random_llama.h"
+#include "halide_gen/compiler/loop_nest.h"
+#include "halide_gen/compiler/program.h"
 #include "models/llama/llama_model.h"
+#include "models/llama/llama_recipe.h"
 #include "tests/llama/llama_test_support.h"
 
 namespace {
@@ -115,6 +119,39 @@ TEST(LlamaModel, FiveKernelsPerLayer) {
     EXPECT_EQ(model.layer_kernels(), 5);
     EXPECT_EQ(model.embed_kernels(), 1);
     EXPECT_EQ(model.head_kernels(), 1);
+}
+
+// Each projection kernel of a layer runs the matmul family's dot schedule around its prologue
+// (norm, SiLU) and epilogue (RoPE, residual): K split and summed in a vector-wide partial
+// (rfactor's "_intm" Func) inside a parallel tile loop; the attention kernel does not.
+TEST(LlamaModel, ProjectionKernelsRunTheDotSchedule) {
+    const halogen::LlamaConfig c = halogen::llama_preset("tiny");
+    const halogen::LlamaParts parts = halogen::build_llama_parts(c);
+    const halogen::Program layer(parts.layer, halogen::llama_recipe());
+    int projections = 0;
+    for (int k = 0; k < layer.kernel_count(); ++k) {
+        const halogen::LoweredGraph &lg = layer.lowered(k);
+        const halogen::LoopNest nest = halogen::loop_nest(lg);
+        auto has = [](const std::vector<std::string> &v, const std::string &part) {
+            for (const std::string &s : v)
+                if (s.find(part) != std::string::npos) return true;
+            return false;
+        };
+        // The kernel's own Funcs of the projection sums (a loop nest also shows the kernels it reads).
+        std::vector<std::string> sums;
+        for (const auto &[node, f] : lg.funcs)
+            if (node->name == "linear_sum") sums.push_back(f.name());
+        if (sums.empty()) continue;
+        ++projections;
+        for (const std::string &sum : sums) {
+            EXPECT_TRUE(has(nest.produced, sum + "_intm")) << "kernel " << k << ": " << sum;
+        }
+        bool parallel_tiles = false;   // the kernel's output loop over tiles runs in parallel
+        for (const std::string &loop : nest.loops)
+            parallel_tiles |= loop.rfind(lg.out.name() + ".s0.", 0) == 0 && loop.find(":parallel") != std::string::npos;
+        EXPECT_TRUE(parallel_tiles) << "kernel " << k;
+    }
+    EXPECT_EQ(projections, 4);   // qkv, o, gate and up, down
 }
 
 TEST(LlamaModel, ANanInAWeightPropagatesAsInTheReference) {
