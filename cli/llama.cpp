@@ -1,4 +1,4 @@
-// `halogen llama init | info` (see llama.h).
+// `halogen llama init | info | generate`, and bench's options (see llama.h).
 #include "cli/llama.h"
 
 #include <fmt/format.h>
@@ -110,12 +110,31 @@ LlamaCommands::LlamaCommands(CLI::App &app) {
         ->default_val("auto");
     generate_->add_option("--context", context_, "positions the KV cache holds (default: the prompt plus --max-new)")
         ->check(CLI::PositiveNumber);
+
+    bench_ = llama_->add_subcommand("bench", "Prefill and decode tokens/s beside the machine's read bandwidth and "
+                                             "FMA peak, measured in the same process, per thread count");
+    LlamaBenchOptions &b = bench_options_;
+    bench_->add_option("--model", b.model, "the model directory")->required();
+    bench_->add_option("--prompt", b.prompt, "prompt tokens")->default_val(128)->check(CLI::PositiveNumber);
+    bench_->add_option("--gen", b.gen, "tokens decoded after the prompt")->default_val(32)->check(CLI::PositiveNumber);
+    bench_->add_option("--threads", b.threads, "thread counts, comma-separated")
+        ->delimiter(',')
+        ->default_str("1,2")
+        ->check(CLI::PositiveNumber);
+    bench_->add_option("--repetitions", b.repetitions, "prefill and decode runs per thread count (medians reported)")
+        ->default_val(3)
+        ->check(CLI::PositiveNumber);
+    bench_->add_option("--dtype", b.dtype, "the weights' dtype in the kernels, as for generate")
+        ->check(CLI::IsMember({"auto", "f32", "bf16"}))
+        ->default_val("auto");
+    bench_->add_option("--json", b.json, "also write the numbers to this file");
 }
 
 int LlamaCommands::run() const {
     if (*init_) return init();
     if (*info_) return info();
     if (*generate_) return generate();
+    if (*bench_) return llama_bench(bench_options_);
     return 1;
 }
 

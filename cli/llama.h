@@ -2,6 +2,7 @@
 //   halogen llama init   write a model directory of random weights (a preset or a config.json)
 //   halogen llama info   a model directory's config, sizes and files, and whether its weights bind
 //   halogen llama generate  new token ids from prompt ids, with prefill and decode tokens/s
+//   halogen llama bench  prefill and decode speed beside the machine's limits (llama_bench.h)
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,8 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+
+#include "cli/llama_bench.h"
 
 namespace halogen {
 
@@ -27,7 +30,8 @@ private:
     int info() const;
     int generate() const;
 
-    CLI::App *llama_ = nullptr, *init_ = nullptr, *info_ = nullptr, *generate_ = nullptr;
+    CLI::App *llama_ = nullptr, *init_ = nullptr, *info_ = nullptr, *generate_ = nullptr, *bench_ = nullptr;
+    LlamaBenchOptions bench_options_;
     std::string preset_, config_, out_, dtype_ = "f32", max_shard_size_, model_, load_dtype_ = "auto";
     uint64_t seed_ = 0;
     std::vector<int32_t> ids_;

@@ -29,7 +29,7 @@
 #include "halide_gen/runtime/host_caches.h"
 #include "halide_gen/runtime/openmp_par_for.h"
 #include "perf/cases.h"
-#include "perf/limits.h"
+#include "halide_gen/runtime/host_limits.h"
 #include "perf/paired_rounds.h"
 #include "perf/peers/peer.h"
 #include "perf/prepared_case.h"
@@ -140,7 +140,7 @@ void time_variant(benchmark::State &state, const std::string &name, const BenchC
     try {
         const FamilyKernel k = FamilyKernel::aot(c.family(), variant, stores);
         PreparedCase &p = prepared(c, current_copy);
-        set_aot_threads(threads);   // the kernels' parallel loops are OpenMP loops (halide_gen/runtime/openmp_par_for.h)
+        set_kernel_threads(threads);   // the kernels' parallel loops are OpenMP loops (halide_gen/runtime/openmp_par_for.h)
         auto it = verdicts.find(name);
         if (it == verdicts.end()) it = verdicts.emplace(name, look_at_variant(c, k, p, budget)).first;
         if (!it->second.skip.empty()) return state.SkipWithError(it->second.skip.c_str());

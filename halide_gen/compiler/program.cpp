@@ -6,6 +6,7 @@
 #include "frontend/errors.h"
 #include "halide_gen/compiler/schedule.h"
 #include "halide_gen/compiler/types.h"
+#include "halide_gen/compiler/jit_par_for.h"
 
 namespace halogen {
 
@@ -39,6 +40,7 @@ public:
     JitEntry(std::string who, const std::vector<Halide::Func> &outputs, Params params, const Halide::Target &target)
         : who_(std::move(who)), pipeline_(outputs), params_(std::move(params)),
           target_(target.with_feature(Halide::Target::LargeBuffers)) {
+        use_openmp_par_for(pipeline_);
         pipeline_.compile_jit(target_);
     }
 

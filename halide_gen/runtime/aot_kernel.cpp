@@ -37,9 +37,10 @@ public:
         if (stores == Stores::streaming && !k.streamed_argv) {
             throw Error(fmt::format("{} {}: no twin with streaming stores was built", k.family, k.variant));
         }
-        static const bool handler_set = (halide_set_error_handler(record_error), true);
-        (void)handler_set;
-        use_openmp_par_for();
+        // The AOT runtime's handlers, once: errors recorded for the call, parallel loops on OpenMP.
+        static const bool handlers_set =
+            (halide_set_error_handler(record_error), halide_set_custom_do_par_for(openmp_do_par_for), true);
+        (void)handlers_set;
     }
 
     bool streams(const KernelArgs &args) const override {

@@ -23,11 +23,6 @@ int openmp_do_par_for(void *user_context, halide_task_t task, int min, int size,
     return result;
 }
 
-void use_openmp_par_for() {
-    static const bool installed = (halide_set_custom_do_par_for(openmp_do_par_for), true);
-    (void)installed;
-}
-
-void set_aot_threads(int threads) { omp_set_num_threads(threads); }
+void set_kernel_threads(int threads) { omp_set_num_threads(threads); }
 
 }  // namespace halogen

@@ -1,6 +1,8 @@
-// The AOT kernels' parallel loops run on OpenMP instead of Halide's own thread pool.
+// The kernels' parallel loops run on OpenMP instead of Halide's own thread pool: an AOT kernel's
+// entry installs openmp_do_par_for as the AOT runtime's do_par_for (aot_kernel.cpp), a JIT
+// pipeline takes it through its JIT handlers (compiler/jit_par_for.h).
 //
-// Every parallel loop of an AOT kernel is a call halide_do_par_for(task, min, size, closure).
+// Every parallel loop of a kernel is a call halide_do_par_for(task, min, size, closure).
 // Halide's pool gives each task to whichever worker is free, so from one call to the next a core
 // handles other rows than before. An OpenMP loop with a static schedule gives thread i the same
 // contiguous block of tasks on every call: what a core read and wrote last time is still in its
@@ -20,11 +22,8 @@ namespace halogen {
 // block per OpenMP thread (schedule(static)); a single task, or a single thread, runs on the caller.
 int openmp_do_par_for(void *user_context, halide_task_t task, int min, int size, uint8_t *closure);
 
-// Makes openmp_do_par_for the AOT runtime's do_par_for. An AOT kernel's entry does this; calling again is a no-op.
-void use_openmp_par_for();
-
-// How many threads the AOT kernels' parallel loops use (omp_set_num_threads). Without a call:
+// How many threads the kernels' parallel loops use, AOT and JIT (omp_set_num_threads). Without a call:
 // OMP_NUM_THREADS, or one per core.
-void set_aot_threads(int threads);
+void set_kernel_threads(int threads);
 
 }  // namespace halogen

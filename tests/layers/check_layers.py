@@ -3,7 +3,7 @@
 one that climbs from a lower layer to a higher one (docs/architecture.md draws them).
 
     frontend/              graph IR, nn layer, grouping, interpreter, contracts   no Halide, no LLVM
-    halide_gen/runtime/    the run path, AOT entries, thread pool, host caches    Halide's run-time headers only
+    halide_gen/runtime/    the run path, AOT entries, OpenMP loops, host facts   Halide's run-time headers only
     halide_gen/compiler/   lowering, recipes, pipelines, JIT, autoschedulers      Halide
     schedules/             the families: homes, registry, kernels, AOT build      a home never includes another
     models/                models compiled from their step graphs (llama)

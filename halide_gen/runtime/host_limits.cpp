@@ -1,6 +1,6 @@
-// The machine's limits (limits.h). Compiled for the build machine's own ISA (-march=native), as
+// The machine's limits (host_limits.h). Compiled for the build machine's own ISA (-march=native), as
 // the AOT kernels are (Halide's host target), so the FMA peak uses the same vector width.
-#include "perf/limits.h"
+#include "halide_gen/runtime/host_limits.h"
 
 #include <cstdint>
 #include <cstring>
@@ -8,7 +8,7 @@
 #include <immintrin.h>
 #include <omp.h>
 
-namespace halogen::perf {
+namespace halogen {
 
 namespace {
 
@@ -54,19 +54,20 @@ void BandwidthBuffers::copy(int threads) {
     });
 }
 
-float BandwidthBuffers::read(int threads) {
+float read_memory(const void *data, std::size_t bytes, int threads) {
+    const auto *x = static_cast<const unsigned char *>(data);
+    const std::size_t n = bytes / sizeof(float);
     float total = 0;
-    const float *x = x_.data();
 #pragma omp parallel num_threads(threads) reduction(+ : total)
     {
         const auto part = std::size_t(omp_get_thread_num()), parts = std::size_t(threads);
-        const std::size_t begin = x_.size() * part / parts, end = x_.size() * (part + 1) / parts;
+        const std::size_t begin = n * part / parts, end = n * (part + 1) / parts;
         Vec acc[4] = {};
         std::size_t k = begin;
         for (; k + 4 * kLanes <= end; k += 4 * kLanes) {
             for (int c = 0; c < 4; ++c) {
                 Vec v;
-                std::memcpy(&v, x + k + c * kLanes, sizeof v);
+                std::memcpy(&v, x + (k + c * kLanes) * sizeof(float), sizeof v);
                 acc[c] += v;
             }
         }
@@ -74,11 +75,17 @@ float BandwidthBuffers::read(int threads) {
         for (int c = 0; c < 4; ++c) {
             for (int l = 0; l < kLanes; ++l) part_sum += acc[c][l];
         }
-        for (; k < end; ++k) part_sum += x[k];
+        for (; k < end; ++k) {
+            float v;
+            std::memcpy(&v, x + k * sizeof(float), sizeof v);
+            part_sum += v;
+        }
         total += part_sum;
     }
     return total;
 }
+
+float BandwidthBuffers::read(int threads) { return read_memory(x_.data(), x_.size() * sizeof(float), threads); }
 
 void BandwidthBuffers::stream(int threads) {
     const float a = 1.0001f, b = 0.5f;
@@ -108,4 +115,4 @@ void BandwidthBuffers::stream_cached(int threads) {
     });
 }
 
-}  // namespace halogen::perf
+}  // namespace halogen

@@ -11,11 +11,15 @@
 
 #include "frontend/cache_line_allocator.h"
 
-namespace halogen::perf {
+namespace halogen {
 
 // Register-bound FMAs: `rounds` rounds over independent accumulators per thread. Returns the
 // floating-point operations done (2 per FMA lane).
 double fma_peak(long rounds, int threads);
+
+// Reads `bytes` at `data` once as floats (any alignment; a sum, vectorized), split over `threads`
+// OpenMP threads, and returns the sum (NaN when the bytes are not floats: it only keeps the reads).
+float read_memory(const void *data, std::size_t bytes, int threads);
 
 // Preallocated, touched, cache-line aligned buffers for the bandwidth limits (aligned as the
 // kernels' buffers are, frontend/array.h).
@@ -33,4 +37,4 @@ private:
     std::vector<float, CacheLineAllocator<float>> x_, y_;
 };
 
-}  // namespace halogen::perf
+}  // namespace halogen

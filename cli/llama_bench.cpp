@@ -1,0 +1,171 @@
+// `halogen llama bench` (llama_bench.h).
+#include "cli/llama_bench.h"
+
+#include <fmt/format.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+
+#include "cli/byte_size.h"
+#include "frontend/errors.h"
+#include "frontend/formats/checkpoint.h"
+#include "frontend/llama/llama_config.h"
+#include "frontend/llama/llama_cost.h"
+#include "frontend/llama/llama_weights.h"
+#include "frontend/llama/sampling.h"
+#include "halide_gen/runtime/openmp_par_for.h"
+#include "models/llama/llama_model.h"
+#include "halide_gen/runtime/host_limits.h"
+
+namespace halogen {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// The median over `runs` of `amount` / seconds that `work` takes.
+double median_rate(int runs, double amount, const std::function<void()> &work) {
+    std::vector<double> rates;
+    for (int r = 0; r < runs; ++r) {
+        const auto t0 = Clock::now();
+        work();
+        rates.push_back(amount / std::chrono::duration<double>(Clock::now() - t0).count());
+    }
+    return median(rates);
+}
+
+struct Limits {
+    double read_bytes_per_s = 0, flops_per_s = 0;
+};
+
+// The limits just before a run, so that a run and its bounds see the same machine: the read
+// bandwidth of summing the checkpoint's own weights in place (from DRAM, or from a cache they fit
+// in), and the FMA peak; the median of `runs` each.
+Limits measure_limits(const LlamaWeights &w, int threads, int runs) {
+    Limits l;
+    double bytes = 0;
+    for (const SafetensorsTensor *t : w.tensors()) bytes += double(t->bytes());
+    volatile float sink = 0;
+    l.read_bytes_per_s = median_rate(runs, bytes, [&] {
+        for (const SafetensorsTensor *t : w.tensors()) sink = sink + read_memory(t->data, t->bytes(), threads);
+    });
+    const double flops = fma_peak(200000, threads);   // the same count on every call
+    l.flops_per_s = median_rate(runs, flops, [&] { fma_peak(200000, threads); });
+    return l;
+}
+
+double peak_resident_bytes() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_maxrss) * 1024;   // kilobytes on Linux
+}
+
+}  // namespace
+
+int llama_bench(const LlamaBenchOptions &o) {
+    if (o.prompt < 1 || o.gen < 1 || o.repetitions < 1) throw Error("llama bench: --prompt, --gen and --repetitions must be at least 1");
+    for (int t : o.threads) {
+        if (t < 1) throw Error(fmt::format("llama bench: --threads {} is not a thread count", t));
+    }
+    const LlamaConfig c = read_llama_config(o.model);
+    const Checkpoint ckpt = Checkpoint::open(o.model);
+    const LlamaWeights w = bind_llama_weights(ckpt, c);
+
+    LlamaModelOptions options;
+    options.context = o.prompt + o.gen;
+    if (o.dtype != "auto") options.weights = o.dtype == "bf16" ? DType::BFloat16 : DType::Float32;
+    const auto t0 = Clock::now();
+    LlamaModel model(w, options);
+    const double compile_s = std::chrono::duration<double>(Clock::now() - t0).count();
+
+    const int64_t each = int64_t(dtype_size(model.weight_dtype()));
+    const LlamaStepCost prefill_cost = llama_step_cost(c, each, o.prompt, 0);
+    const LlamaStepCost decode_cost = llama_step_cost(c, each, 1, o.prompt + o.gen / 2);   // the middle step
+    const double prefill_flops_per_token = prefill_cost.flops / double(o.prompt);
+    const double weight_bytes = double(llama_parameter_count(c)) * double(each);
+    const double cache_bytes = 2.0 * double(c.num_hidden_layers) * double(model.context()) *
+                               double(c.num_key_value_heads * c.head_dim) * sizeof(float);
+    std::vector<int32_t> prompt(std::size_t(o.prompt));
+    for (int64_t i = 0; i < o.prompt; ++i) prompt[std::size_t(i)] = int32_t((1 + 7919 * i) % c.vocab_size);
+
+    fmt::print("model: {}: {} layers, hidden {}, {} weights ({} read per decoded token), prompt {}, gen {}, "
+               "{} repetitions (medians)\n",
+               o.model, c.num_hidden_layers, c.hidden_size, dtype_name(model.weight_dtype()),
+               format_byte_size(uint64_t(decode_cost.weight_bytes)), o.prompt, o.gen, o.repetitions);
+    fmt::print("compiled: {} kernels per layer in {:.1f} s\n", model.layer_kernels(), compile_s);
+
+    nlohmann::json runs = nlohmann::json::array();
+    for (const int t : o.threads) {
+        set_kernel_threads(t);
+        std::vector<float> logits = model.prefill(prompt);   // touches every weight page once
+        // Per repetition: the limits, a prefill, `gen` decode steps; each rate against its own bounds.
+        std::vector<double> read, fma, prefill, decode, prefill_ratio, decode_ratio;
+        for (int r = 0; r < o.repetitions; ++r) {
+            const Limits l = measure_limits(w, t, 3);
+            const auto a = Clock::now();
+            logits = model.prefill(prompt);
+            const auto b = Clock::now();
+            for (int64_t k = 0; k < o.gen; ++k) logits = model.decode(argmax(logits));
+            const auto e = Clock::now();
+            read.push_back(l.read_bytes_per_s);
+            fma.push_back(l.flops_per_s);
+            prefill.push_back(double(o.prompt) / std::chrono::duration<double>(b - a).count());
+            decode.push_back(double(o.gen) / std::chrono::duration<double>(e - b).count());
+            prefill_ratio.push_back(prefill.back() / (l.flops_per_s / prefill_flops_per_token));
+            decode_ratio.push_back(decode.back() / (l.read_bytes_per_s / decode_cost.weight_bytes));
+        }
+        const double pf = median(prefill), dc = median(decode);
+        fmt::print("{} thread{}: limits: read {:.1f} GB/s (the weights in place), FMA {:.0f} GFLOP/s\n", t,
+                   t == 1 ? "" : "s", median(read) / 1e9, median(fma) / 1e9);
+        fmt::print("  prefill {:.1f} tokens/s, {:.0f} GFLOP/s, {:.2f}x its bound\n", pf, pf * prefill_flops_per_token / 1e9,
+                   median(prefill_ratio));
+        fmt::print("  decode {:.2f} tokens/s, {:.1f} GB/s of weights, {:.2f}x its bound\n", dc,
+                   dc * decode_cost.weight_bytes / 1e9, median(decode_ratio));
+        runs.push_back({{"threads", t},
+                        {"read_bytes_per_s", read},
+                        {"fma_flops_per_s", fma},
+                        {"prefill_tokens_per_s", prefill},
+                        {"decode_tokens_per_s", decode},
+                        {"prefill_ratio_to_bound", prefill_ratio},
+                        {"decode_ratio_to_bound", decode_ratio},
+                        {"prefill_ratio_median", median(prefill_ratio)},
+                        {"decode_ratio_median", median(decode_ratio)}});
+    }
+    const double resident = peak_resident_bytes();
+    fmt::print("peak resident memory: {}, {:.2f}x the weights and the KV cache ({} + {})\n",
+               format_byte_size(uint64_t(resident)), resident / (weight_bytes + cache_bytes),
+               format_byte_size(uint64_t(weight_bytes)), format_byte_size(uint64_t(cache_bytes)));
+
+    if (!o.json.empty()) {
+        const nlohmann::json j = {{"model", o.model},
+                                  {"weights", dtype_name(model.weight_dtype())},
+                                  {"layers", c.num_hidden_layers},
+                                  {"hidden_size", c.hidden_size},
+                                  {"prompt", o.prompt},
+                                  {"gen", o.gen},
+                                  {"repetitions", o.repetitions},
+                                  {"kernels_per_layer", model.layer_kernels()},
+                                  {"compile_seconds", compile_s},
+                                  {"decode_weight_bytes_per_token", decode_cost.weight_bytes},
+                                  {"prefill_flops_per_token", prefill_flops_per_token},
+                                  {"weight_bytes", weight_bytes},
+                                  {"kv_cache_bytes", cache_bytes},
+                                  {"peak_resident_bytes", resident},
+                                  {"runs", runs}};
+        std::ofstream f(o.json);
+        if (!(f << j.dump(2) << "\n")) throw Error(fmt::format("llama bench: cannot write {}", o.json));
+    }
+    return 0;
+}
+
+}  // namespace halogen

@@ -1,0 +1,29 @@
+// What one forward step of a llama model costs, counted from its config: the weight bytes it
+// reads and the floating-point operations it does. `halogen llama bench` divides them by the
+// machine's limits for the step's bounds: decode by the read bandwidth, prefill by the FMA peak.
+//
+// A step of T tokens at positions p0 ... p0+T-1 reads every layer's matrices and norm weights once,
+// the final norm and the head once (the head runs for the last position only), and T rows of the
+// embedding. Its operations are 2 per multiply-add: T x (every layer's matrices) + the head, plus
+// attention's q.k and p.v over the positions each token sees, 4 x H x d x (p + 1) per token and
+// layer. Elementwise work (norms, RoPE, SiLU, softmax) is left out: it is O(T x D), not O(T x D^2).
+#pragma once
+
+#include <cstdint>
+
+#include "frontend/llama/llama_config.h"
+
+namespace halogen {
+
+struct LlamaStepCost {
+    double weight_bytes = 0;   // bytes of weights read
+    double flops = 0;          // floating-point operations, 2 per multiply-add
+};
+
+// `weight_bytes_each` is the kernels' weight element size (4 for float32, 2 for bfloat16).
+LlamaStepCost llama_step_cost(const LlamaConfig &c, int64_t weight_bytes_each, int64_t tokens, int64_t start);
+
+// Elements of one layer's matrices (q, k, v, o, gate, up, down).
+int64_t llama_layer_matrix_elements(const LlamaConfig &c);
+
+}  // namespace halogen
