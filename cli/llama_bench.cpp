@@ -48,16 +48,22 @@ struct Limits {
     double read_bytes_per_s = 0, flops_per_s = 0;
 };
 
+std::size_t buffer_bytes(const BufferRef &b) {
+    std::size_t n = dtype_size(b.dtype);
+    for (int64_t e : b.shape) n *= std::size_t(e);
+    return n;
+}
+
 // The limits just before a run, so that a run and its bounds see the same machine: the read
-// bandwidth of summing the checkpoint's own weights in place (from DRAM, or from a cache they fit
-// in), and the FMA peak; the median of `runs` each.
-Limits measure_limits(const LlamaWeights &w, int threads, int runs) {
+// bandwidth of summing the weights the kernels read, where they are (from DRAM, or from a cache
+// they fit in), and the FMA peak; the median of `runs` each.
+Limits measure_limits(const std::vector<BufferRef> &weights, int threads, int runs) {
     Limits l;
     double bytes = 0;
-    for (const SafetensorsTensor *t : w.tensors()) bytes += double(t->bytes());
+    for (const BufferRef &w : weights) bytes += double(buffer_bytes(w));
     volatile float sink = 0;
     l.read_bytes_per_s = median_rate(runs, bytes, [&] {
-        for (const SafetensorsTensor *t : w.tensors()) sink = sink + read_memory(t->data, t->bytes(), threads);
+        for (const BufferRef &w : weights) sink = sink + read_memory(w.data, buffer_bytes(w), threads);
     });
     const double flops = fma_peak(200000, threads);   // the same count on every call
     l.flops_per_s = median_rate(runs, flops, [&] { fma_peak(200000, threads); });
@@ -111,7 +117,7 @@ int llama_bench(const LlamaBenchOptions &o) {
         // Per repetition: the limits, a prefill, `gen` decode steps; each rate against its own bounds.
         std::vector<double> read, fma, prefill, decode, prefill_ratio, decode_ratio;
         for (int r = 0; r < o.repetitions; ++r) {
-            const Limits l = measure_limits(w, t, 3);
+            const Limits l = measure_limits(model.weight_buffers(), t, 3);
             const auto a = Clock::now();
             logits = model.prefill(prompt);
             const auto b = Clock::now();

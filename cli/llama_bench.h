@@ -1,6 +1,6 @@
 // `halogen llama bench`: a model's prefill and decode speed beside the machine's limits, measured
-// in the same process just before each repetition: the read bandwidth of the checkpoint's own
-// weights summed in place (from DRAM, or from the cache they fit in: what a GEMV that streams them
+// in the same process just before each repetition: the read bandwidth of summing the weights the
+// kernels read, in place (from DRAM, or from the cache they fit in: what a GEMV that streams them
 // can reach) and the fp32 FMA peak (halide_gen/runtime/host_limits.h). Decode's bound is that
 // bandwidth over the weight bytes a token reads; prefill's is the FMA peak over the operations per
 // prompt token (frontend/llama/llama_cost.h). Each repetition's rates are divided by its own

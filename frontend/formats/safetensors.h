@@ -109,4 +109,11 @@ private:
 void copy_as_float32(const SafetensorsTensor &t, float *out);
 std::vector<float> to_float32(const SafetensorsTensor &t);
 
+// For a tensor the caller has copied elsewhere and will not read here again: its whole pages leave
+// the process's resident memory (madvise MADV_PAGEOUT), so a model that keeps a converted or
+// stacked copy does not also keep the mapped original. Nothing is lost: a later read of a mapped
+// file's page reads it again from the file, and memory that is not a file's is at most written to
+// swap. Pages the tensor shares with a neighbour stay. A no-op where the kernel lacks the advice.
+void release_resident_pages(const SafetensorsTensor &t);
+
 }  // namespace halogen

@@ -180,4 +180,15 @@ std::vector<float> to_float32(const SafetensorsTensor &t) {
     return out;
 }
 
+void release_resident_pages(const SafetensorsTensor &t) {
+#ifdef MADV_PAGEOUT
+    const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+    const auto begin = (reinterpret_cast<uintptr_t>(t.data) + page - 1) / page * page;
+    const auto end = (reinterpret_cast<uintptr_t>(t.data) + t.bytes()) / page * page;
+    if (t.data != nullptr && end > begin) madvise(reinterpret_cast<void *>(begin), end - begin, MADV_PAGEOUT);
+#else
+    (void)t;
+#endif
+}
+
 }  // namespace halogen

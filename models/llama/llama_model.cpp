@@ -76,6 +76,7 @@ Weight prepare(const std::vector<const SafetensorsTensor *> &tensors, DType d) {
     w.owned = Array(d, shape);
     convert_rows(tensors, d, w.owned);
     w.ref = w.owned.ref();
+    for (const SafetensorsTensor *t : tensors) release_resident_pages(*t);   // the copy is what the kernels read
     return w;
 }
 
@@ -208,6 +209,15 @@ std::vector<float> LlamaModel::prefill(const std::vector<int32_t> &ids) {
 }
 
 std::vector<float> LlamaModel::decode(int32_t id) { return step({id}); }
+
+std::vector<BufferRef> LlamaModel::weight_buffers() const {
+    std::vector<BufferRef> out;
+    for (const auto &[name, w] : s_->globals) out.push_back(w.ref);
+    for (const auto &layer : s_->layers) {
+        for (const auto &[name, w] : layer) out.push_back(w.ref);
+    }
+    return out;
+}
 
 int64_t LlamaModel::position() const { return s_->position; }
 int64_t LlamaModel::context() const { return s_->context; }

@@ -8,7 +8,8 @@
 // weight rows into one [(H + 2G) * d, D] matrix at load (the layer's qkv projection), converts
 // weights at load when asked (or when a tensor is F16), copies the step's new key and value rows
 // out of the layer's qkv output into the cache, and slices the RoPE tables for the step's
-// positions. Weights it keeps as they are stay in the checkpoint's mapping (no copy).
+// positions. Weights it keeps as they are stay in the checkpoint's mapping (no copy); the mapped
+// pages of a weight it copied leave its resident memory (release_resident_pages).
 #pragma once
 
 #include <cstdint>
@@ -44,6 +45,9 @@ public:
     std::vector<float> step(const std::vector<int32_t> &ids);
     std::vector<float> prefill(const std::vector<int32_t> &ids);   // forgets the cache first
     std::vector<float> decode(int32_t id);
+
+    // The weights as the kernels read them, each once: in the mapping, or the model's own copies.
+    std::vector<BufferRef> weight_buffers() const;
 
     int64_t position() const;
     int64_t context() const;

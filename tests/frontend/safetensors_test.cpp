@@ -322,6 +322,40 @@ TEST(SafetensorsRoundTrip, RewritingAMappedFileLeavesTheOpenMappingIntact) {
     EXPECT_EQ(halogen::to_float32(SafetensorsFile::open(path).at("w")), (std::vector<float>{3, 4, 5}));
 }
 
+// The process's resident bytes (/proc/self/statm's second field, in pages).
+int64_t resident_bytes() {
+    std::ifstream statm("/proc/self/statm");
+    int64_t size = 0, resident = 0;
+    statm >> size >> resident;
+    return resident * sysconf(_SC_PAGESIZE);
+}
+
+TEST(SafetensorsRoundTrip, ReleasedPagesLeaveResidentMemoryAndReadAgain) {
+    TempDir dir;
+    const std::string path = dir.file("big.safetensors");
+    std::vector<float> values(size_t(2) << 20);   // 8 MiB
+    for (size_t i = 0; i < values.size(); ++i) values[i] = float(i % 1000);
+    halogen::write_safetensors(path, {{"w", SafetensorsDType::F32, {int64_t(values.size())}, values.data(), values.size() * 4}});
+    const int fd = ::open(path.c_str(), O_RDONLY);   // written back first: a clean page can leave at once
+    ASSERT_GE(fd, 0);
+    ::fsync(fd);
+    ::close(fd);
+    SafetensorsFile f = SafetensorsFile::open(path);
+    const halogen::SafetensorsTensor &w = f.at("w");
+    auto sum = [&] {
+        double total = 0;
+        const auto *x = reinterpret_cast<const float *>(w.data);
+        for (size_t i = 0; i < values.size(); ++i) total += x[i];
+        return total;
+    };
+    const double first = sum();   // every page of the tensor mapped in
+    const int64_t before = resident_bytes();
+    halogen::release_resident_pages(w);
+    const int64_t after = resident_bytes();
+    EXPECT_GT(before - after, int64_t(6) << 20) << "resident before " << before << ", after " << after;
+    EXPECT_EQ(sum(), first);   // read again from the file
+}
+
 TEST(SafetensorsRoundTrip, Float32ViewsOfF32Bf16F16) {
     std::vector<float> values = {1.0f, -2.5f, 3.140625f, 0.0f};
     std::vector<uint16_t> bf(4), half = {0x3C00, 0xC100, 0x4248, 0x0000};   // the same values in float16

@@ -111,6 +111,27 @@ TEST(LlamaModel, TiedHeadReadsTheEmbedding) {
     EXPECT_LE(max_diff(model.prefill(kPrompt), ref.prefill(kPrompt)), 1e-4);
 }
 
+// The weights the kernels read (what `llama bench` measures its read limit on): every parameter
+// once, in the kernels' dtype; a tied head adds no second table.
+TEST(LlamaModel, WeightBuffersHoldEveryParameterOnce) {
+    auto bytes = [](const LlamaModel &model) {
+        int64_t n = 0;
+        for (const halogen::BufferRef &b : model.weight_buffers()) {
+            int64_t e = int64_t(halogen::dtype_size(b.dtype));
+            for (int64_t d : b.shape) e *= d;
+            n += e;
+        }
+        return n;
+    };
+    const halogen::LlamaConfig untied = halogen::llama_preset("tiny");
+    Tiny m(untied, SafetensorsDType::F32, 3);
+    EXPECT_EQ(bytes(LlamaModel(m.weights, {8})), halogen::llama_parameter_count(untied) * 4);
+    halogen::LlamaConfig tied = untied;
+    tied.tie_word_embeddings = true;
+    Tiny t(tied, SafetensorsDType::F32, 3);
+    EXPECT_EQ(bytes(LlamaModel(t.weights, {8, DType::BFloat16})), halogen::llama_parameter_count(tied) * 2);
+}
+
 TEST(LlamaModel, FiveKernelsPerLayer) {
     Tiny m(halogen::llama_preset("tiny"), SafetensorsDType::F32, 5);
     LlamaModel model(m.weights, {16});
