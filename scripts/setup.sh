@@ -4,6 +4,8 @@
 
 # HALOGEN_SANITIZE=1 selects the AddressSanitizer + UndefinedBehaviorSanitizer build, in its own
 # directory (build-asan unless HALOGEN_BUILD says otherwise): cmake -DHALOGEN_SANITIZE=ON.
+# HALOGEN_GENERATOR=PATH runs that already built halogen.generator for the AOT kernels
+# (cmake -DHALOGEN_GENERATOR; .ci/run gives the sanitizer pass the first pass's).
 
 HALOGEN_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [ "${HALOGEN_SANITIZE:-0}" = 1 ]; then
@@ -12,6 +14,9 @@ if [ "${HALOGEN_SANITIZE:-0}" = 1 ]; then
 else
   HALOGEN_BUILD="${HALOGEN_BUILD:-$HALOGEN_ROOT/build}"
   HALOGEN_CMAKE_OPTIONS=()
+fi
+if [ -n "${HALOGEN_GENERATOR:-}" ]; then
+  HALOGEN_CMAKE_OPTIONS+=(-DHALOGEN_GENERATOR="$HALOGEN_GENERATOR")
 fi
 
 # Every package the build needs, all from Debian's archive.
