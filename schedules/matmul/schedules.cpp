@@ -12,19 +12,22 @@
 //       part[M rounded up to kTokens][kRows][16] = 0
 //       for token group g of kTokens:
 //         for k_o in K / 16:                                     (a masked last step for K % 16)
-//           part[g + j][n][:] += x2[g + j, 16 k_o ..] * W[n, 16 k_o ..]   (8 + 3 loads, 24 FMAs)
+//           part[g + j][n][:] += x2[g + j, 16 k_o ..] * W[n, 16 k_o ..]   (4 + 6 loads, 24 FMAs)
 //       sum[t, n] = horizontal sum of part[t][n]
 //     out[t, tile] = the epilogue of the sums, 16 outputs a vector (stores guarded past N)
 //
-// 8 rows x 3 tokens keeps 24 zmm accumulators. One token (decode) takes a path of its own: one
-// row's whole dot product after the other, so a task reads its rows of W front to back as one
-// stream, which the hardware prefetcher follows best. One accumulator's FMA chain still consumes
-// 64 bytes of f32 weights per 4 cycles, more than a core's share of DRAM bandwidth. A chunk's rows stay in the L1/L2 across the token groups; x is read
-// once per chunk, which caps the kernel when M x K outgrows the L2 (the packed families' kernels
-// read it once per panel of 32 outputs). The copy of x: with K = 2048 or 8192 its rows lie a
-// multiple of 4 KiB apart, all in one set of the L1. A head is the tile of an output [M, heads, d]
-// because RoPE pairs output j with j + d/2. Edges: the recipe reads its inputs clamped
-// (kClampInputs), so a tile computes whole (rows past N and tokens past M repeat the last one).
+// 4 rows x 6 tokens keeps 24 zmm accumulators; with the 4 rows' vectors and one of x they fit the
+// 32 registers (8 rows x 3 tokens would need 33 and spill). A chunk's rows stay in the L1/L2
+// across the token groups; x is read once per chunk, which caps the kernel when M x K outgrows the
+// L2 (the packed families' kernels read it once per panel of 32 outputs). The copy of x: with
+// K = 2048 or 8192 its rows lie a multiple of 4 KiB apart, all in one set of the L1.
+// One token (decode) takes a path of its own: one row's whole dot product after the other, so a
+// task reads its rows of W front to back as one stream, which the hardware prefetcher follows
+// best. One accumulator's FMA chain still consumes 64 bytes of f32 weights per 4 cycles, more
+// than a core's share of DRAM bandwidth.
+// A head is the tile of an output [M, heads, d] because RoPE pairs output j with j + d/2. Edges:
+// the recipe reads its inputs clamped (kClampInputs), so a tile computes whole (rows past N and
+// tokens past M repeat the last one).
 //
 // transpose: the packing W [32*P, K] -> [P, K, 32], a copy. A task packs one panel, 16 k at a
 // time: the 32 x 16 block of W is loaded along k (dense vectors) into a small buffer and stored
@@ -45,8 +48,8 @@ namespace {
 using Halide::TailStrategy;
 using Halide::Var;
 
-constexpr int kRows = 8;            // weight rows per register tile
-constexpr int kTokens = 3;          // tokens per register tile
+constexpr int kRows = 4;            // weight rows per register tile
+constexpr int kTokens = 6;          // tokens per register tile
 constexpr int kTileRows = 64;       // outputs per parallel task of an output [M, N]
 constexpr int kRowPad = 16;         // floats added to each row of the copy of x
 
