@@ -180,8 +180,12 @@ LlamaStepGraph build_llama_step(const LlamaConfig &c, DType weights) {
     return LlamaStepGraph{Graph(std::move(outputs)), b.T, b.S, std::move(names)};
 }
 
-LlamaParts build_llama_parts(const LlamaConfig &c, DType weights) {
+LlamaParts build_llama_parts(const LlamaConfig &c, DType weights, int64_t down_block) {
     check_weight_dtype(weights);
+    if (down_block < 0 || (down_block > 0 && c.intermediate_size % down_block != 0)) {
+        throw ConfigError(fmt::format("llama parts: the down projection's K = intermediate_size = {} is not a multiple "
+                                      "of its block {}", c.intermediate_size, down_block));
+    }
     Builder b(c);
     const std::vector<LlamaTensorSpec> specs = llama_tensor_specs(c);   // validates the config
     std::vector<LlamaTensorSpec> global, layer0;
@@ -192,6 +196,12 @@ LlamaParts build_llama_parts(const LlamaConfig &c, DType weights) {
     }
     b.declare_weights(weights, global, "", true);
     b.declare_weights(weights, layer0, prefix, true);
+    if (down_block > 0) {
+        const std::string down = "mlp.down_proj.weight";
+        const Tensor blocked = input(llama_part_input_name(down), weights,
+                                     {Dim(c.intermediate_size / down_block), Dim(c.hidden_size), Dim(down_block)});
+        b.weights[down] = nn::unblock_columns(blocked);
+    }
     b.declare_rope();
     const Dim D = c.hidden_size;
 

@@ -66,6 +66,9 @@ LlamaStepGraph build_llama_step(const LlamaConfig &c, DType weights = DType::Flo
 //          stacks the rows) -> out [T, D], qkv [T, H + 2G, d] (the step's queries, then its new
 //          keys and values, after RoPE); nodes named "layer.qkv", "layer.attn", ...
 //   head:  hidden [T, D], model.norm.weight, the head weight (head_weight_name) -> logits [1, V]
+// With down_block > 0 the layer takes its down projection's weight [D, I] in blocks of K
+// (nn::block_columns): "mlp.down_proj.weight" is [I / down_block, D, down_block], which the caller
+// copies so; ConfigError when I is not a multiple of it.
 constexpr const char *kLlamaQkvWeight = "self_attn.qkv_proj.weight";
 // A weight input of the parts is named as its checkpoint tensor, without the layer prefix, with
 // '_' for '.' (Halide names may not hold a '.'): llama_part_input_name("model.norm.weight") is
@@ -76,7 +79,7 @@ struct LlamaParts {
     Graph embed, layer, head;
     Dim T, S;
 };
-LlamaParts build_llama_parts(const LlamaConfig &c, DType weights = DType::Float32);
+LlamaParts build_llama_parts(const LlamaConfig &c, DType weights = DType::Float32, int64_t down_block = 0);
 
 // The head's weight: lm_head.weight, or the embedding table when the config ties them.
 std::string head_weight_name(const LlamaConfig &c);

@@ -2,6 +2,7 @@
 // K into [..., N, 1] ("linear_sum"), viewed as [..., N], plus a broadcast bias. K is the last
 // axis of both operands: the dot-product form over contiguous memory, with no permute of W.
 // Panels: W [T*P, K] -> reshape [P, T, K] -> permute [P, K, T]; and back with the inverse views.
+// Blocks of K: W [N, B*b] -> reshape [N, B, b] -> permute [B, N, b]; and back.
 #include "frontend/nn/linear.h"
 
 #include <fmt/format.h>
@@ -53,6 +54,23 @@ Tensor unpack_panels(const Tensor &packed) {
     }
     const Shape &s = packed.shape();
     return reshape(permute(packed, {0, 2, 1}), {s[0] * s[2], s[1]});
+}
+
+Tensor block_columns(const Tensor &weight, int64_t b) {
+    const std::optional<Dim> blocks = weight.rank() == 2 && b > 0 ? weight.shape()[1].divided_by(b) : std::nullopt;
+    if (!blocks) {
+        throw ShapeError(fmt::format("block_columns: weight {} must be [N, {}*B]: its columns a multiple of {}",
+                                     shape_str(weight.shape()), b, b));
+    }
+    return permute(reshape(weight, {weight.shape()[0], *blocks, Dim(b)}), {1, 0, 2});
+}
+
+Tensor unblock_columns(const Tensor &blocked) {
+    if (blocked.rank() != 3) {
+        throw ShapeError(fmt::format("unblock_columns: blocked weights must be [B, N, b], got {}", shape_str(blocked.shape())));
+    }
+    const Shape &s = blocked.shape();
+    return reshape(permute(blocked, {1, 0, 2}), {s[1], s[0] * s[2]});
 }
 
 }  // namespace halogen::nn

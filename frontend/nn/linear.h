@@ -21,4 +21,12 @@ Tensor pack_panels(const Tensor &weight, int64_t rows);
 // The packed weights seen as W [rows*P, K] again: a view, for linear().
 Tensor unpack_panels(const Tensor &packed);
 
+// Weights in blocks of K: W [N, B*b] as [B, N, b], block j holding columns [j*b, (j+1)*b) of every
+// row, so that a kernel that walks the rows block by block (a slice of x small enough to stay in
+// the L1) reads one contiguous stream. A reshape and a permute (a copy when computed). ShapeError
+// when K is not a multiple of b.
+Tensor block_columns(const Tensor &weight, int64_t b);
+// The blocked weights seen as W [N, B*b] again: a view, for linear().
+Tensor unblock_columns(const Tensor &blocked);
+
 }  // namespace halogen::nn

@@ -80,6 +80,23 @@ Weight prepare(const std::vector<const SafetensorsTensor *> &tensors, DType d) {
     return w;
 }
 
+// `w` [N, B*b] copied into blocks of b columns, [B, N, b] (nn::block_columns); the pages of the
+// checkpoint's mapping it was read from leave the resident memory.
+Weight blocked(Weight w, const SafetensorsTensor &t, int64_t b) {
+    const int64_t N = w.ref.shape[0], K = w.ref.shape[1];
+    const size_t size = w.ref.dtype == DType::Float32 ? 4 : 2;
+    Weight out;
+    out.owned = Array(w.ref.dtype, {K / b, N, b});
+    const auto *src = static_cast<const uint8_t *>(w.ref.data);
+    auto *dst = static_cast<uint8_t *>(out.owned.ref().data);
+    for (int64_t n = 0; n < N; ++n) {
+        for (int64_t j = 0; j < K / b; ++j) std::memcpy(dst + ((j * N + n) * b) * size, src + (n * K + j * b) * size, b * size);
+    }
+    out.ref = out.owned.ref();
+    if (w.ref.data == static_cast<const void *>(t.data)) release_resident_pages(t);   // it read the mapping
+    return out;
+}
+
 // BFloat16 when every tensor is BF16 (norm weights too: the graph widens them), else Float32.
 DType default_dtype(const LlamaWeights &w) {
     const std::vector<const SafetensorsTensor *> all = w.tensors();
@@ -120,7 +137,8 @@ LlamaModel::LlamaModel(const LlamaWeights &w, const LlamaModelOptions &options) 
     s.context = options.context > 0 ? options.context : w.config.max_position_embeddings;
     const LlamaConfig &c = s.config;
 
-    const LlamaParts parts = build_llama_parts(c, s.dtype);
+    const int64_t down_block = options.down_block.value_or(llama_down_block(c));
+    const LlamaParts parts = build_llama_parts(c, s.dtype, down_block);
     const auto part = llama_part_input_name;
     const Recipe recipe = llama_recipe();
     s.embed = std::make_unique<Program>(parts.embed, recipe);
@@ -138,7 +156,8 @@ LlamaModel::LlamaModel(const LlamaWeights &w, const LlamaModelOptions &options) 
         m[part("post_attention_layernorm.weight")] = prepare({l.post_attention_layernorm}, s.dtype);
         m[part("mlp.gate_proj.weight")] = prepare({l.gate_proj}, s.dtype);
         m[part("mlp.up_proj.weight")] = prepare({l.up_proj}, s.dtype);
-        m[part("mlp.down_proj.weight")] = prepare({l.down_proj}, s.dtype);
+        m[part("mlp.down_proj.weight")] = down_block > 0 ? blocked(prepare({l.down_proj}, s.dtype), *l.down_proj, down_block)
+                                                         : prepare({l.down_proj}, s.dtype);
         s.layers.push_back(std::move(m));
     }
 
@@ -157,6 +176,11 @@ LlamaModel::LlamaModel(const LlamaWeights &w, const LlamaModelOptions &options) 
 }
 
 LlamaModel::~LlamaModel() = default;
+
+int64_t llama_down_block(const LlamaConfig &c) {
+    constexpr int64_t kBlock = 2048;
+    return c.intermediate_size > kBlock && c.intermediate_size % kBlock == 0 ? kBlock : 0;
+}
 
 std::vector<float> LlamaModel::step(const std::vector<int32_t> &ids) {
     State &s = *s_;

@@ -5,7 +5,8 @@
 // [context, G, d] per layer, and a step's kernels read its first S rows in place.
 //
 // What the model does itself is bookkeeping, no arithmetic: it stacks each layer's q, k and v
-// weight rows into one [(H + 2G) * d, D] matrix at load (the layer's qkv projection), converts
+// weight rows into one [(H + 2G) * d, D] matrix at load (the layer's qkv projection), copies the
+// down projection's weight into blocks of K (llama_down_block), converts
 // weights at load when asked (or when a tensor is F16), copies the step's new key and value rows
 // out of the layer's qkv output into the cache, and slices the RoPE tables for the step's
 // positions. Weights it keeps as they are stay in the checkpoint's mapping (no copy); the mapped
@@ -28,7 +29,17 @@ struct LlamaModelOptions {
     // The weights' dtype in the kernels: Float32 or BFloat16; none: BFloat16 when every tensor of
     // the checkpoint is BF16, else Float32. A tensor of another dtype is converted at load.
     std::optional<DType> weights;
+    // The down projection's weight in blocks of this many columns (nn::block_columns), copied so
+    // at load; 0: as the checkpoint stores it; none: llama_down_block(config).
+    std::optional<int64_t> down_block;
 };
+
+// The block the model copies the down projection's weight [D, I] into by default: 2048 columns
+// when I is a larger multiple of it, else 0 (none). A decoded token's dot products then walk the
+// weight block by block, each block one contiguous stream against 8 KiB of x that stays in the
+// L1; with I = 8192, x is 32 KiB, as large as a Zen 4's L1, and is read from the L2 beside the
+// weight's stream, which halved the read rate (docs/llama.md).
+int64_t llama_down_block(const LlamaConfig &c);
 
 class LlamaModel {
 public:

@@ -45,7 +45,20 @@ struct LinearSum {
     Halide::Func sum, x;
     Halide::RVar r;              // K
     Halide::Expr depth;          // K's extent
+    int64_t column_block = 0;    // W read through nn::unblock_columns: its block of K, else 0
 };
+
+// The block b of a weight read as nn::unblock_columns([B, N, b]) gives it, else 0. Between the
+// product and that view lie the broadcast over the tokens (a reshape and an expand) and, for
+// bf16 weights, the cast to float32.
+inline int64_t column_block_of(const Node *w) {
+    auto next = [](const Node *n) { return n->inputs.at(0).get(); };
+    while (w->op == Op::Expand || w->op == Op::Cast || (w->op == Op::Reshape && next(w)->op != Op::Permute)) w = next(w);
+    if (w->op != Op::Reshape) return 0;
+    const Node &p = *next(w);
+    if (p.axes != std::vector<int>{1, 0, 2}) return 0;
+    return p.inputs.at(0).shape().at(2).constant().value_or(0);
+}
 
 // A group of Linears and what they feed: every reduction of the group a "linear_sum" over one
 // axis, or a row statistic (a reduction at compute level 0 or 1, such as RMSNorm's mean, which a
@@ -63,7 +76,8 @@ inline bool find_linear_sums(const LoweredGraph &lg, std::vector<LinearSum> &sum
         LinearSum s;
         s.sum = lg.funcs.at(node);
         if (node->shape.size() != 3 || s.sum.rvars(0).size() != 1) return false;
-        const Node *rows = node->inputs.at(0).node().inputs.at(0).get();   // mul <- [expand <-] reshape <- x
+        const Node &mul = node->inputs.at(0).node();
+        const Node *rows = mul.inputs.at(0).get();   // mul <- [expand <-] reshape <- x
         if (rows->op == Op::Expand) rows = rows->inputs.at(0).get();
         if (rows->op != Op::Reshape) return false;
         const Node &x = rows->inputs.at(0).node();
@@ -72,6 +86,7 @@ inline bool find_linear_sums(const LoweredGraph &lg, std::vector<LinearSum> &sum
         s.x = found->second;
         s.r = s.sum.rvars(0)[0];
         s.depth = s.sum.update(0).get_schedule().rvars().at(0).extent;
+        s.column_block = column_block_of(mul.inputs.at(1).get());
         sums.push_back(s);
     }
     return !sums.empty();

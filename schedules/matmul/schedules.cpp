@@ -21,10 +21,14 @@
 // across the token groups; x is read once per chunk, which caps the kernel when M x K outgrows the
 // L2 (the packed families' kernels read it once per panel of 32 outputs). The copy of x: with
 // K = 2048 or 8192 its rows lie a multiple of 4 KiB apart, all in one set of the L1.
-// One token (decode) takes a path of its own: one row's whole dot product after the other, so a
-// task reads its rows of W front to back as one stream, which the hardware prefetcher follows
-// best. One accumulator's FMA chain still consumes 64 bytes of f32 weights per 4 cycles, more
-// than a core's share of DRAM bandwidth.
+// One token (decode) takes a path of its own, the sum's specialization rfactored apart: one row's
+// whole dot product after the other, so a task reads its rows of W front to back as one stream,
+// which the hardware prefetcher follows best (two rows in step, two streams, read at half the
+// rate). Its partial sums are 32 lanes, two FMA chains per row: one chain takes 4 cycles per 16
+// weights, 32 bytes of bf16, near a core's share of the DRAM bandwidth. On W in blocks of K
+// (nn::unblock_columns: the llama model's down projection, K = 8192) it goes block by block, 16
+// rows per block, so the block's slice of x stays in the L1 and W is still one stream; a whole
+// row of x that large (32 KiB) is read from the L2 beside W, which halved the read rate.
 // A head is the tile of an output [M, heads, d] because RoPE pairs output j with j + d/2. Edges:
 // the recipe reads its inputs clamped (kClampInputs), so a tile computes whole (rows past N and
 // tokens past M repeat the last one).
@@ -51,6 +55,7 @@ using Halide::Var;
 constexpr int kRows = 4;            // weight rows per register tile
 constexpr int kTokens = 6;          // tokens per register tile
 constexpr int kTileRows = 64;       // outputs per parallel task of an output [M, N]
+constexpr int kBlockRows = 16;      // rows per step of one token's dot products on W in blocks of K
 constexpr int kRowPad = 16;         // floats added to each row of the copy of x
 
 }  // namespace
@@ -85,19 +90,38 @@ void dot(LoweredGraph &lg, const Halide::Target &target) {
         Var u = lg.vars[2], n = lg.vars[1], m = lg.vars[0];
         s.sum.compute_at(lg.out, tile).bound_extent(n, rows);
 
+        Var chunk("chunk"), ci("ci"), lane("lane");
+        {
+            // One token: a reduction of its own (the sum's specialization, rfactored apart), with
+            // partial sums of 2 x width lanes, two FMA chains per row.
+            const int step = 2 * width;
+            const bool blocks = s.column_block > 0 && s.column_block % step == 0 && rows % kBlockRows == 0;
+            const int chunk_rows = blocks ? kBlockRows : kRows;
+            Halide::Stage one = s.sum.update().specialize(tokens == 1);
+            Halide::RVar ro("k_o1"), ri("k_i1");
+            one.split(s.r, ro, ri, step, guard);
+            Halide::Func part1 = one.rfactor(ri, lane);
+            one.split(n, chunk, ci, chunk_rows, guard).reorder(ri, u, ci, m, chunk).atomic().vectorize(ri).unroll(ci);
+            part1.reorder_storage(lane, u, n, m);
+            part1.compute_at(s.sum, chunk).bound_extent(n, chunk_rows);
+            part1.reorder(lane, u, n, m).vectorize(lane).unroll(n);
+            if (blocks) {   // W in blocks of K: per block, the chunk's rows one after the other
+                Halide::RVar kb("kb"), kbi("kbi");
+                part1.update().split(ro, kb, kbi, int(s.column_block) / step, guard).reorder(lane, u, kbi, n, kb, m).vectorize(lane);
+            } else {        // each row's whole dot product in turn
+                part1.update().reorder(lane, u, ro, n, m).vectorize(lane);
+            }
+        }
         // Partial sums of width lanes along K, rfactored out of the sum, for kRows rows and every
-        // token: tokens in groups of kTokens (rounded up: x is read clamped), K the loop inside.
+        // other count of tokens: groups of kTokens (rounded up: x is read clamped), K the loop inside.
         Halide::RVar ro("k_o"), ri("k_i");
         s.sum.update().split(s.r, ro, ri, width, guard);
-        Var lane("lane");
         Halide::Func part = s.sum.update().rfactor(ri, lane);
-        Var chunk("chunk"), ci("ci");
         s.sum.update().split(n, chunk, ci, kRows, guard).reorder(ri, u, ci, m, chunk).atomic().vectorize(ri).unroll(ci);
         part.reorder_storage(lane, u, n, m);
         part.compute_at(s.sum, chunk).bound_extent(n, kRows);
         part.reorder(lane, u, n, m).vectorize(lane).unroll(n);
         Halide::Stage update = part.update();
-        update.specialize(tokens == 1).reorder(lane, u, ro, n, m).vectorize(lane);
         Var mo("mo"), mi("mi");
         update.split(m, mo, mi, kTokens, TailStrategy::RoundUp)
             .reorder(lane, u, n, mi, ro, mo)

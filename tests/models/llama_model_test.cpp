@@ -102,6 +102,24 @@ TEST(LlamaModel, F32WeightsConvertToBf16AtLoad) {
     EXPECT_LE(max_diff(converted.prefill(kPrompt), ref.prefill(kPrompt)), 1e-4);
 }
 
+// The down projection's weight copied into blocks of K (the 1B's default, here blocks of 64 of the
+// tiny model's 256): the same logits in prefill and decode, f32 and bf16 weights.
+TEST(LlamaModel, DownWeightInBlocksMatchesTheReference) {
+    for (SafetensorsDType dtype : {SafetensorsDType::F32, SafetensorsDType::BF16}) {
+        Tiny m(halogen::llama_preset("tiny"), dtype, 7);
+        LlamaReference ref(m.weights, {32});
+        halogen::LlamaModelOptions options;
+        options.context = 32;
+        options.down_block = 64;
+        LlamaModel model(m.weights, options);
+        EXPECT_LE(max_diff(model.prefill(kPrompt), ref.prefill(kPrompt)), 1e-4);
+        EXPECT_LE(max_diff(model.decode(77), ref.decode(77)), 1e-4);
+        EXPECT_LE(max_diff(model.decode(3), ref.decode(3)), 1e-4);
+    }
+    EXPECT_EQ(halogen::llama_down_block(halogen::llama_preset("llama-3.2-1b")), 2048);   // I = 8192
+    EXPECT_EQ(halogen::llama_down_block(halogen::llama_preset("tiny")), 0);             // I = 256
+}
+
 TEST(LlamaModel, TiedHeadReadsTheEmbedding) {
     halogen::LlamaConfig c = halogen::llama_preset("tiny");
     c.tie_word_embeddings = true;
@@ -173,6 +191,37 @@ TEST(LlamaModel, ProjectionKernelsRunTheDotSchedule) {
         EXPECT_TRUE(parallel_tiles) << "kernel " << k;
     }
     EXPECT_EQ(projections, 4);   // qkv, o, gate and up, down
+}
+
+// One token takes a path of its own in each projection (the sum's specialization, rfactored
+// apart): each row's dot product in turn; on a weight in blocks of K (the down projection's,
+// llama_down_block), block by block (a loop "kb" around the rows, "kbi" inside them).
+TEST(LlamaModel, OneTokenWalksABlockedWeightBlockByBlock) {
+    const halogen::LlamaConfig c = halogen::llama_preset("tiny");
+    for (int64_t block : {int64_t(0), int64_t(64)}) {
+        const halogen::LlamaParts parts = halogen::build_llama_parts(c, DType::Float32, block);
+        const halogen::Program layer(parts.layer, halogen::llama_recipe());
+        int blocked = 0, whole_rows = 0;
+        for (int k = 0; k < layer.kernel_count(); ++k) {
+            const halogen::LoweredGraph &lg = layer.lowered(k);
+            const halogen::LoopNest nest = halogen::loop_nest(lg);
+            for (const auto &[node, f] : lg.funcs) {
+                if (node->name != "linear_sum") continue;
+                // The one-token reduction's loops over K (a loop nest also shows the kernels it reads).
+                bool kb = false, kbi = false, k_o1 = false;
+                for (const std::string &loop : nest.loops) {
+                    if (loop.rfind(f.name() + "_intm", 0) != 0) continue;
+                    kb |= loop.find(".k_o1.kb:") != std::string::npos;
+                    kbi |= loop.find(".k_o1.kbi:") != std::string::npos;
+                    k_o1 |= loop.find(".k_o1:") != std::string::npos;
+                }
+                blocked += kb && kbi && !k_o1;
+                whole_rows += k_o1 && !kb;
+            }
+        }
+        EXPECT_EQ(blocked, block > 0 ? 1 : 0) << "block " << block;      // the down projection
+        EXPECT_EQ(whole_rows, block > 0 ? 4 : 5) << "block " << block;   // qkv, o, gate, up (and down)
+    }
 }
 
 TEST(LlamaModel, ANanInAWeightPropagatesAsInTheReference) {

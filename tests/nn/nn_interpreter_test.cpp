@@ -362,7 +362,30 @@ TEST(GroupNorm, TypedErrors) {
                              {"group_norm", "[5]"});
 }
 
+// ---- Weights in blocks of K ------------------------------------------------------------------
+
+// block_columns: blocked[j, n, i] = W[n, j*b + i], by loops; unblock_columns gives W back, and a
+// Linear reads the blocked weights through it as it reads W.
+TEST(BlockColumns, HoldBlocksOfEveryRowAndUnblockToTheWeight) {
+    const int64_t N = 5, B = 3, b = 4;
+    const Array w = random_array({N, B * b}, 11), x = random_array({2, B * b}, 12);
+    Array want(F, {B, N, b});
+    for (int64_t j = 0; j < B; ++j)
+        for (int64_t n = 0; n < N; ++n)
+            for (int64_t i = 0; i < b; ++i) want.set((j * N + n) * b + i, w.get(n * B * b + j * b + i));
+    const Tensor wt = input("w", F, {N, B * b});
+    const Array blocked = interpret(nn::block_columns(wt, b), {{"w", w}});
+    EXPECT_TRUE(arrays_near(want, blocked));
+    const Tensor bt = input("blocked", F, {B, N, b});
+    EXPECT_TRUE(arrays_near(w, interpret(nn::unblock_columns(bt), {{"blocked", blocked}})));
+    const Tensor xt = input("x", F, {2, B * b});
+    EXPECT_TRUE(arrays_near(interpret(nn::linear(xt, wt), {{"x", x}, {"w", w}}),
+                            interpret(nn::linear(xt, nn::unblock_columns(bt)), {{"x", x}, {"blocked", blocked}})));
+}
+
 TEST(OtherOps, TypedErrors) {
+    expect_error<ShapeError>([] { nn::block_columns(input("w", F, {3, 10}), 4); }, {"block_columns", "[3, 10]", "multiple of 4"});
+    expect_error<ShapeError>([] { nn::unblock_columns(input("w", F, {3, 8})); }, {"unblock_columns", "[3, 8]"});
     expect_error<ShapeError>([] { nn::linear(input("x", F, {2, 5}), input("w", F, {3, 4})); },
                              {"linear", "[2, 5]", "[3, 4]"});
     expect_error<ShapeError>([] { nn::linear(input("x", F, {2, 4}), input("w", F, {3, 4}), input("b", F, {4})); },
