@@ -2,6 +2,7 @@
 #include "models/llama/llama_recipe.h"
 
 #include "halide_gen/compiler/schedule.h"
+#include "schedules/attention/attention.h"
 #include "schedules/matmul/matmul.h"
 
 namespace halogen {
@@ -15,7 +16,8 @@ Recipe llama_recipe() {
     r.clamp_inputs = true;
     r.schedule = [](LoweredGraph &lg, const Halide::Target &target) {
         if (lg.has_func("linear_sum")) return matmuls::dot(lg, target);   // projections with their prologue and epilogue
-        apply_schedule(lg, "simd", target);                               // the embedding, the attention
+        if (lg.has_func("attn_scores")) return attention::fused(lg, target);   // the attention
+        apply_schedule(lg, "simd", target);                               // the embedding
     };
     return r;
 }

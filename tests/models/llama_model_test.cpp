@@ -4,6 +4,7 @@
 // at load), a tied head; and the kernels the grouping pass cuts a layer into.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -16,8 +17,11 @@
 #include "frontend/llama/llama_graph.h"
 #include "frontend/llama/llama_reference.h"
 #include "frontend/llama/random_llama.h"
+#include "halide_gen/compiler/host_target.h"
 #include "halide_gen/compiler/loop_nest.h"
+#include "halide_gen/compiler/pipeline.h"
 #include "halide_gen/compiler/program.h"
+#include "halide_gen/compiler/types.h"
 #include "models/llama/llama_model.h"
 #include "models/llama/llama_recipe.h"
 #include "tests/llama/llama_test_support.h"
@@ -46,6 +50,21 @@ struct Tiny {
 };
 
 const std::vector<int32_t> kPrompt = {1, 17, 200, 3, 99, 42, 255, 0};
+
+// A Func's name without the "$n" Halide appends when the process already holds a Func of that
+// name (another pipeline of the same graph): its loops carry the base.
+std::string base_name(const Halide::Func &f) { return f.name().substr(0, f.name().find('$')); }
+
+// The tiny model's layer part as the model's Program builds it (grouped, lowered, scheduled by the
+// llama recipe) but not compiled: its loop nests are all a structure test reads.
+halogen::Pipeline layer_pipeline(int64_t down_block = 0) {
+    const halogen::Graph g = halogen::build_llama_parts(halogen::llama_preset("tiny"), DType::Float32, down_block).layer;
+    halogen::PipelineInputs in;
+    for (const halogen::Node *n : g.inputs())
+        in.buffers.emplace(n->name, Halide::ImageParam(halogen::halide_type(n->dtype), int(n->shape.size()), n->name));
+    for (const std::string &s : halogen::scalar_dims(g)) in.scalar_dims.emplace(s, Halide::Param<int32_t>(s));
+    return halogen::build_pipeline(g, halogen::llama_recipe(), in, halogen::host_target());
+}
 
 TEST(LlamaModel, MatchesTheReferenceInPrefillStepsAndDecode) {
     Tiny m(halogen::llama_preset("tiny"), SafetensorsDType::F32, 5);
@@ -162,14 +181,12 @@ TEST(LlamaModel, FiveKernelsPerLayer) {
 
 // Each projection kernel of a layer runs the matmul family's dot schedule around its prologue
 // (norm, SiLU) and epilogue (RoPE, residual): K split and summed in a vector-wide partial
-// (rfactor's "_intm" Func) inside a parallel tile loop; the attention kernel does not.
+// (rfactor's "_intm" Func) inside a parallel tile loop.
 TEST(LlamaModel, ProjectionKernelsRunTheDotSchedule) {
-    const halogen::LlamaConfig c = halogen::llama_preset("tiny");
-    const halogen::LlamaParts parts = halogen::build_llama_parts(c);
-    const halogen::Program layer(parts.layer, halogen::llama_recipe());
+    const halogen::Pipeline layer = layer_pipeline();
     int projections = 0;
-    for (int k = 0; k < layer.kernel_count(); ++k) {
-        const halogen::LoweredGraph &lg = layer.lowered(k);
+    for (const halogen::LoweredGraph &lg : layer.lowered) {
+        const int k = int(&lg - layer.lowered.data());
         const halogen::LoopNest nest = halogen::loop_nest(lg);
         auto has = [](const std::vector<std::string> &v, const std::string &part) {
             for (const std::string &s : v)
@@ -183,44 +200,72 @@ TEST(LlamaModel, ProjectionKernelsRunTheDotSchedule) {
         if (sums.empty()) continue;
         ++projections;
         for (const std::string &sum : sums) {
-            EXPECT_TRUE(has(nest.produced, sum + "_intm")) << "kernel " << k << ": " << sum;
+            EXPECT_TRUE(has(nest.produced, sum.substr(0, sum.find('$'))) && has(nest.produced, "_intm")) << "kernel " << k << ": " << sum;
+            // Loops over the sum's K split: by vectors for every count of tokens ("k_o"), and in
+            // one token's own reduction, each row's whole dot product in turn ("k_o1", nothing
+            // around it over K).
+            EXPECT_TRUE(has(nest.loops, sum + "_r$x.k_o:")) << "kernel " << k << ": " << sum;
+            EXPECT_TRUE(has(nest.loops, sum + "_r$x.k_o1:")) << "kernel " << k << ": " << sum;
         }
         bool parallel_tiles = false;   // the kernel's output loop over tiles runs in parallel
         for (const std::string &loop : nest.loops)
-            parallel_tiles |= loop.rfind(lg.out.name() + ".s0.", 0) == 0 && loop.find(":parallel") != std::string::npos;
+            parallel_tiles |= loop.rfind(base_name(lg.out) + ".s0.", 0) == 0 && loop.find(":parallel") != std::string::npos;
         EXPECT_TRUE(parallel_tiles) << "kernel " << k;
     }
     EXPECT_EQ(projections, 4);   // qkv, o, gate and up, down
 }
 
+// The attention kernel runs the attention family's fused schedule: a parallel task per KV head and
+// tile of queries, the scores computed inside it, never the whole [T, G, R, S] in memory.
+TEST(LlamaModel, AttentionKernelRunsTheFusedSchedule) {
+    const halogen::Pipeline layer = layer_pipeline();
+    int attention = 0;
+    for (const halogen::LoweredGraph &lg : layer.lowered) {
+        if (!lg.has_func("attn_scores")) continue;
+        ++attention;
+        const halogen::LoopNest nest = halogen::loop_nest(lg);
+        const std::string scores = base_name(lg.func("attn_scores"));
+        std::string task;   // the output's loop over (KV head, tile of queries), fused and parallel
+        for (const std::string &loop : nest.loops) {
+            const std::string end = ".task:parallel";
+            if (loop.rfind(base_name(lg.out) + ".s0.", 0) == 0 && loop.size() > end.size() &&
+                loop.compare(loop.size() - end.size(), end.size(), end) == 0)
+                task = loop.substr(0, loop.size() - std::string(":parallel").size());
+        }
+        ASSERT_NE(task, "") << nest.stmt;
+        // The scores' loops sit inside the task loop.
+        const size_t task_at = nest.stmt.find("parallel (" + task), scores_at = nest.stmt.find("for (" + scores + ".s1.");
+        ASSERT_NE(scores_at, std::string::npos) << nest.stmt;
+        EXPECT_LT(task_at, scores_at) << nest.stmt;
+    }
+    EXPECT_EQ(attention, 1);
+}
+
 // One token takes a path of its own in each projection (the sum's specialization, rfactored
-// apart): each row's dot product in turn; on a weight in blocks of K (the down projection's,
-// llama_down_block), block by block (a loop "kb" around the rows, "kbi" inside them).
+// apart): each row's dot product in turn (above); on a weight in blocks of K (the down
+// projection's, llama_down_block), block by block (a loop "kb" around the rows, "kbi" inside them).
 TEST(LlamaModel, OneTokenWalksABlockedWeightBlockByBlock) {
-    const halogen::LlamaConfig c = halogen::llama_preset("tiny");
-    for (int64_t block : {int64_t(0), int64_t(64)}) {
-        const halogen::LlamaParts parts = halogen::build_llama_parts(c, DType::Float32, block);
-        const halogen::Program layer(parts.layer, halogen::llama_recipe());
+    for (int64_t block : {int64_t(64)}) {
+        const halogen::Pipeline layer = layer_pipeline(block);
         int blocked = 0, whole_rows = 0;
-        for (int k = 0; k < layer.kernel_count(); ++k) {
-            const halogen::LoweredGraph &lg = layer.lowered(k);
+        for (const halogen::LoweredGraph &lg : layer.lowered) {
             const halogen::LoopNest nest = halogen::loop_nest(lg);
             for (const auto &[node, f] : lg.funcs) {
                 if (node->name != "linear_sum") continue;
                 // The one-token reduction's loops over K (a loop nest also shows the kernels it reads).
+                const std::string k = f.name() + "_r$x.k_o1";   // the one-token split of the sum's RVar
                 bool kb = false, kbi = false, k_o1 = false;
                 for (const std::string &loop : nest.loops) {
-                    if (loop.rfind(f.name() + "_intm", 0) != 0) continue;
-                    kb |= loop.find(".k_o1.kb:") != std::string::npos;
-                    kbi |= loop.find(".k_o1.kbi:") != std::string::npos;
-                    k_o1 |= loop.find(".k_o1:") != std::string::npos;
+                    kb |= loop.find(k + ".kb:") != std::string::npos;
+                    kbi |= loop.find(k + ".kbi:") != std::string::npos;
+                    k_o1 |= loop.find(k + ":") != std::string::npos;
                 }
                 blocked += kb && kbi && !k_o1;
                 whole_rows += k_o1 && !kb;
             }
         }
-        EXPECT_EQ(blocked, block > 0 ? 1 : 0) << "block " << block;      // the down projection
-        EXPECT_EQ(whole_rows, block > 0 ? 4 : 5) << "block " << block;   // qkv, o, gate, up (and down)
+        EXPECT_EQ(blocked, 1) << "block " << block;      // the down projection
+        EXPECT_EQ(whole_rows, 4) << "block " << block;   // qkv, o, gate, up
     }
 }
 
