@@ -33,4 +33,6 @@ Halide::Target host_target() { return for_this_cpu(Halide::get_host_target()); }
 
 Halide::Target jit_target() { return for_this_cpu(Halide::get_jit_target_from_environment()); }
 
+int vector_registers(const Halide::Target &t) { return t.natural_vector_size(Halide::Float(32)) >= 16 ? 32 : 16; }
+
 }  // namespace halogen

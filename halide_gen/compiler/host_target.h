@@ -18,4 +18,8 @@ Halide::Target for_this_cpu(Halide::Target t);
 Halide::Target host_target();
 Halide::Target jit_target();
 
+// The vector registers a register tile on target `t` can hold: 32 where a vector is AVX-512's 16
+// floats (zmm0-31), else 16 (AVX2's ymm0-15). The hand schedules size their accumulator tiles by it.
+int vector_registers(const Halide::Target &t);
+
 }  // namespace halogen

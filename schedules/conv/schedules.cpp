@@ -8,7 +8,7 @@
 //   parallel t = fused (task block, n): 4 rows y of every plane O1..O(n-2) (n == 1: 64 columns x)
 //     padded = pad(x) for what the task reads, all C, vectorized (select/clamp done here once)
 //     for plane O1..O(n-2), k tile (KT = 2W channels), row y of the block
-//       for x tile (8 columns)
+//       for x tile (8 columns; 4 with AVX2's 16 registers)
 //         acc[8 columns][KT] = 0                               (16 zmm registers)
 //         for c in C:
 //           unrolled R1..Rn, columns; vectorized KT:  acc += wt[c, r.., k] * padded[c, y+r.., x+rn]
@@ -33,6 +33,7 @@
 
 #include "halide_gen/compiler/types.h"
 #include "frontend/errors.h"
+#include "halide_gen/compiler/host_target.h"
 #include "halide_gen/compiler/schedule.h"
 #include "schedules/conv/conv.h"
 
@@ -45,7 +46,6 @@ using Halide::Var;
 using Halide::VarOrRVar;
 
 constexpr int kChannelVectors = 2;    // vectors of output channels per register tile (KT = 2W)
-constexpr int kColumns = 8;           // output columns per register tile
 constexpr int kTaskRows = 4;          // output rows per parallel task (n >= 2)
 constexpr int kTaskColumns = 64;      // output columns per parallel task (n == 1)
 
@@ -86,6 +86,9 @@ void tiled(LoweredGraph &lg, const Halide::Target &target) {
     const int n = g.spatial, rank = n + 2;
     const int width = target.natural_vector_size(Halide::Float(32));
     const int kt = kChannelVectors * width;
+    // Output columns per register tile: 2 x 8 accumulators of AVX-512's 32 registers; of AVX2's 16,
+    // 2 x 4 (with the 2 weight vectors and the broadcast, 11).
+    const int kColumns = vector_registers(target) >= 32 ? 8 : 4;
     const TailStrategy guard = TailStrategy::GuardWithIf;
     Halide::Func out = lg.out;
     // K >= KT: the last channel tile shifts inwards, so every register tile has KT channels.

@@ -21,6 +21,17 @@ Family pack_bf16();           // the same, bfloat16
 Family packed();              // x [*M, K], packed [P, K, 32] float32 -> [*M, 32*P]
 Family packed_bf16();         // the same, bfloat16 panels
 
+// The register tiles of the hand schedules on a target (vector_registers: 32 or 16), which the
+// assembly tests check against.
+struct DotTile {
+    int rows, tokens;   // dot: weight rows x tokens, one accumulator each
+};
+DotTile dot_tile(const Halide::Target &target);
+struct PanelGroups {
+    int small, few, tiles;   // tokens per group of gemv up to 4 tokens, of gemv above, of tiled's GEMM
+};
+PanelGroups panel_groups(const Halide::Target &target);
+
 // Hand schedules (schedules.cpp, panels.cpp); `naive` is Halide's defaults.
 void dot(LoweredGraph &lg, const Halide::Target &target);         // unpacked W: register tile along K
 void transpose(LoweredGraph &lg, const Halide::Target &target);   // the packing: blocks of a panel

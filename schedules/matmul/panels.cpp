@@ -21,7 +21,9 @@
 // tiled (GEMM): G = 12, 24 zmm accumulators, no K blocking: the panel (32 x K, 256 KiB for K =
 // 2048) stays in the L2 across the token groups. Up to 16 tokens it runs gemv's loops (specialized
 // on M), which read the panel once and waste at most 7 token rows where G = 12 wastes up to 11, so
-// the default variant serves decode and prefill alike.
+// the default variant serves decode and prefill alike. The Gs are AVX-512's (32 registers, a panel
+// 2 vectors); with AVX2's 16 registers and a panel of 4 vectors every group is G = 2
+// (panel_groups).
 //
 // The copy of x: with K = 2048 or 8192 its rows lie a multiple of 4 KiB apart, and the G token
 // streams of a group would all fall in one set of the L1. Edges: the recipe reads x and the panels
@@ -29,6 +31,7 @@
 #include "schedules/matmul/linear_group.h"
 #include "schedules/matmul/matmul.h"
 
+#include "halide_gen/compiler/host_target.h"
 #include "halide_gen/compiler/schedule.h"
 
 namespace halogen::matmuls {
@@ -38,9 +41,7 @@ namespace {
 using Halide::TailStrategy;
 using Halide::Var;
 
-constexpr int kTileTokens = 12;   // tokens per register tile of `tiled`
-constexpr int kSmallGroup = 4;    // tokens per register tile of `gemv` up to kSmallGroup tokens
-constexpr int kGroupTokens = 8;   // tokens per register tile of `gemv` above
+constexpr int kSmallTokens = 4;   // up to this many tokens `gemv` takes its small groups
 constexpr int kFewTokens = 16;    // up to this many tokens `tiled` takes `gemv`'s groups
 constexpr int kBlock = 256;       // k per block of `gemv`: 32 KiB of a float32 panel
 constexpr int kRowPad = 16;       // floats added to each row of the copy of x
@@ -73,16 +74,18 @@ void panel_tasks(LoweredGraph &lg, const Halide::Target &target, bool tiles) {
     g.sum.compute_at(g.out, p).bound_extent(g.n, int(kPanelRows));
     g.sum.vectorize(g.n, width).unroll(g.n);
 
+    const PanelGroups groups = panel_groups(target);
     Halide::Stage update = g.sum.update();
-    // One token (decode): the panel against one row of x, 2 accumulators.
+    // One token (decode): the panel against one row of x, one accumulator per vector.
     update.specialize(g.tokens == 1).reorder(g.n, g.m, g.u, g.r).vectorize(g.n, width).unroll(g.n);
-    // Specializations are tried in the order they are made: 1, then up to kSmallGroup tokens.
-    token_groups(update.specialize(g.tokens <= kSmallGroup), g, width, kSmallGroup, kBlock);
+    // Specializations are tried in the order they are made: 1, then up to kSmallTokens tokens
+    // (where the small groups differ from the others).
+    if (groups.small != groups.few) token_groups(update.specialize(g.tokens <= kSmallTokens), g, width, groups.small, kBlock);
     if (tiles) {
-        token_groups(update.specialize(g.tokens <= kFewTokens), g, width, kGroupTokens, kBlock);
-        token_groups(update, g, width, kTileTokens, 0);
+        token_groups(update.specialize(g.tokens <= kFewTokens), g, width, groups.few, kBlock);
+        token_groups(update, g, width, groups.tiles, 0);
     } else {
-        token_groups(update, g, width, kGroupTokens, kBlock);
+        token_groups(update, g, width, groups.few, kBlock);
     }
 
     // x copied with rows kRowPad floats longer: its token rows then fall in different sets of the L1.
@@ -94,6 +97,14 @@ void panel_tasks(LoweredGraph &lg, const Halide::Target &target, bool tiles) {
 }
 
 }  // namespace
+
+PanelGroups panel_groups(const Halide::Target &target) {
+    // A group of G tokens holds G accumulators per vector of the panel, beside the panel's vectors
+    // and one broadcast: AVX-512, 2 vectors: 4 (8), 8 (16), 12 (24 of 32 registers); AVX2, 4
+    // vectors: 2 (8 of 16 registers; 3 would need 17).
+    if (vector_registers(target) >= 32) return {4, 8, 12};
+    return {2, 2, 2};
+}
 
 void tiled(LoweredGraph &lg, const Halide::Target &target) { panel_tasks(lg, target, true); }
 

@@ -8,16 +8,19 @@
 //   stat = each row statistic (a norm's mean of squares)         (once per call)
 //   x2 = each Linear's x, rows kRowPad floats longer              (once per call)
 //   parallel task (a tile of kTileRows outputs, or one head of d for an output [M, heads, d]):
-//     for each Linear's sum, kRows of the tile's rows at a time:
-//       part[M rounded up to kTokens][kRows][16] = 0
-//       for token group g of kTokens:
+//     for each Linear's sum, R (4) of the tile's rows at a time:          (R x T: dot_tile)
+//       part[M rounded up to T][R][16] = 0
+//       for token group g of T (6):
 //         for k_o in K / 16:                                     (a masked last step for K % 16)
 //           part[g + j][n][:] += x2[g + j, 16 k_o ..] * W[n, 16 k_o ..]   (4 + 6 loads, 24 FMAs)
 //       sum[t, n] = horizontal sum of part[t][n]
 //     out[t, tile] = the epilogue of the sums, 16 outputs a vector (stores guarded past N)
+// (16 lanes: an AVX-512 vector of floats; AVX2's are 8.)
 //
 // 4 rows x 6 tokens keeps 24 zmm accumulators; with the 4 rows' vectors and one of x they fit the
-// 32 registers (8 rows x 3 tokens would need 33 and spill). A chunk's rows stay in the L1/L2
+// 32 registers (8 rows x 3 tokens would need 33 and spill). With AVX2's 16 registers the tile is
+// 4 rows x 2 tokens (dot_tile): 8 accumulators, 4 rows' vectors and one of x (4 x 3 needs 17 and
+// spilled one accumulator each step; docs/schedules.md has the tiles' speeds). A chunk's rows stay in the L1/L2
 // across the token groups; x is read once per chunk, which caps the kernel when M x K outgrows the
 // L2 (the packed families' kernels read it once per panel of 32 outputs). The copy of x: with
 // K = 2048 or 8192 its rows lie a multiple of 4 KiB apart, all in one set of the L1.
@@ -43,6 +46,7 @@
 #include <string>
 #include <vector>
 
+#include "halide_gen/compiler/host_target.h"
 #include "halide_gen/compiler/schedule.h"
 
 namespace halogen::matmuls {
@@ -52,23 +56,24 @@ namespace {
 using Halide::TailStrategy;
 using Halide::Var;
 
-constexpr int kRows = 4;            // weight rows per register tile
-constexpr int kTokens = 6;          // tokens per register tile
 constexpr int kTileRows = 64;       // outputs per parallel task of an output [M, N]
 constexpr int kBlockRows = 16;      // rows per step of one token's dot products on W in blocks of K
 constexpr int kRowPad = 16;         // floats added to each row of the copy of x
 
 }  // namespace
 
+DotTile dot_tile(const Halide::Target &target) { return {4, vector_registers(target) >= 32 ? 6 : 2}; }
+
 void dot(LoweredGraph &lg, const Halide::Target &target) {
     std::vector<LinearSum> sums;
     std::vector<Halide::Func> statistics;
     if (!find_linear_sums(lg, sums, statistics)) return apply_schedule(lg, "simd", target);
     const int width = target.natural_vector_size(Halide::Float(32));
+    const DotTile reg = dot_tile(target);   // the register tile
     const TailStrategy guard = TailStrategy::GuardWithIf;
     const int rank = int(lg.output->shape.size());
     const int rows = rank == 2 ? kTileRows : int(*lg.output->shape[2].constant());
-    if (rows % kRows != 0) return apply_schedule(lg, "simd", target);
+    if (rows % reg.rows != 0) return apply_schedule(lg, "simd", target);
     const Halide::Expr tokens = lg.extent(lg.output->shape[0]);
 
     // The output's loops: a tile of rows (or a head) per task, every token inside it, the
@@ -96,7 +101,7 @@ void dot(LoweredGraph &lg, const Halide::Target &target) {
             // partial sums of 2 x width lanes, two FMA chains per row.
             const int step = 2 * width;
             const bool blocks = s.column_block > 0 && s.column_block % step == 0 && rows % kBlockRows == 0;
-            const int chunk_rows = blocks ? kBlockRows : kRows;
+            const int chunk_rows = blocks ? kBlockRows : reg.rows;
             Halide::Stage one = s.sum.update().specialize(tokens == 1);
             Halide::RVar ro("k_o1"), ri("k_i1");
             one.split(s.r, ro, ri, step, guard);
@@ -112,18 +117,19 @@ void dot(LoweredGraph &lg, const Halide::Target &target) {
                 part1.update().reorder(lane, u, ro, n, m).vectorize(lane);
             }
         }
-        // Partial sums of width lanes along K, rfactored out of the sum, for kRows rows and every
-        // other count of tokens: groups of kTokens (rounded up: x is read clamped), K the loop inside.
+        // Partial sums of width lanes along K, rfactored out of the sum, for the tile's rows and
+        // every other count of tokens: groups of the tile's tokens (rounded up: x is read clamped),
+        // K the loop inside.
         Halide::RVar ro("k_o"), ri("k_i");
         s.sum.update().split(s.r, ro, ri, width, guard);
         Halide::Func part = s.sum.update().rfactor(ri, lane);
-        s.sum.update().split(n, chunk, ci, kRows, guard).reorder(ri, u, ci, m, chunk).atomic().vectorize(ri).unroll(ci);
+        s.sum.update().split(n, chunk, ci, reg.rows, guard).reorder(ri, u, ci, m, chunk).atomic().vectorize(ri).unroll(ci);
         part.reorder_storage(lane, u, n, m);
-        part.compute_at(s.sum, chunk).bound_extent(n, kRows);
+        part.compute_at(s.sum, chunk).bound_extent(n, reg.rows);
         part.reorder(lane, u, n, m).vectorize(lane).unroll(n);
         Halide::Stage update = part.update();
         Var mo("mo"), mi("mi");
-        update.split(m, mo, mi, kTokens, TailStrategy::RoundUp)
+        update.split(m, mo, mi, reg.tokens, TailStrategy::RoundUp)
             .reorder(lane, u, n, mi, ro, mo)
             .vectorize(lane)
             .unroll(n)

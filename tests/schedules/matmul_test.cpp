@@ -23,6 +23,7 @@
 #include "frontend/errors.h"
 #include "frontend/halogen.h"
 #include "frontend/nn/linear.h"
+#include "halide_gen/compiler/host_target.h"
 #include "schedules/aot/aot_kernels.h"
 #include "schedules/kernel.h"
 #include "schedules/matmul/matmul.h"
@@ -293,8 +294,11 @@ TEST(MatmulPackedTiled, UpToSixteenTokensRunsGemvBlocksOfK) {
         EXPECT_NE(gemv.find(blocks), std::string::npos) << family << " gemv";
         EXPECT_NE(tiled.find(blocks), std::string::npos) << family << " tiled: no K blocks of 256";
         EXPECT_NE(tiled.find("x.extent.1 <= 16"), std::string::npos) << family << " tiled: no branch on M <= 16";
-        EXPECT_NE(tiled.find("x.extent.1 <= 4"), std::string::npos) << family << " tiled: no branch on M <= 4";
-        EXPECT_NE(gemv.find("x.extent.1 <= 4"), std::string::npos) << family << " gemv: no branch on M <= 4";
+        // A branch of its own up to 4 tokens where those groups are smaller (matmul.h: panel_groups).
+        const matmuls::PanelGroups groups = matmuls::panel_groups(halogen::host_target());
+        const bool small = groups.small != groups.few;
+        EXPECT_EQ(tiled.find("x.extent.1 <= 4") != std::string::npos, small) << family << " tiled: the branch on M <= 4";
+        EXPECT_EQ(gemv.find("x.extent.1 <= 4") != std::string::npos, small) << family << " gemv: the branch on M <= 4";
     }
 }
 
@@ -342,59 +346,81 @@ int count_stack(const std::vector<std::string> &ops) {
     return int(std::count_if(ops.begin(), ops.end(), [](const std::string &o) { return o.find("(%rsp)") != std::string::npos; }));
 }
 
-TEST(MatmulAssembly, TiledInnerLoopIsTwoPanelLoadsTwelveBroadcastsAndTwentyFourFmas) {
+// The register tiles are sized for the build machine's vector registers (matmul.h: dot_tile,
+// panel_groups); the AOT kernels are compiled for it.
+int float_lanes() { return halogen::host_target().natural_vector_size(Halide::Float(32)); }
+
+// A panel of 32 outputs is 32 / lanes vectors: each step loads them, broadcasts x for each of the
+// G tokens and issues one FMA per vector and token, nothing spilled (AVX-512: 2 loads, 12
+// broadcasts, 24 FMAs).
+TEST(MatmulAssembly, TiledInnerLoopIsPanelLoadsBroadcastsAndFmasOnly) {
+    const int vectors = 32 / float_lanes(), group = matmuls::panel_groups(halogen::host_target()).tiles;
     for (const char *family : {"matmul_packed", "matmul_packed_bf16"}) {
         const std::vector<std::string> loop = hottest_loop(family, "tiled");
         std::string text;
         for (const std::string &op : loop) text += op + " ";
-        EXPECT_EQ(count_prefix(loop, "vfmadd"), 24) << family << ": " << text;
-        EXPECT_EQ(count_prefix(loop, "vbroadcastss"), 12) << family << ": " << text;
+        EXPECT_EQ(count_prefix(loop, "vfmadd"), vectors * group) << family << ": " << text;
+        EXPECT_EQ(count_prefix(loop, "vbroadcastss"), group) << family << ": " << text;
         EXPECT_EQ(count_prefix(loop, "vgather") + count_prefix(loop, "vpgather") + count_prefix(loop, "vinsert") +
                       count_prefix(loop, "vpinsr"),
                   0)
             << family << ": " << text;
         EXPECT_EQ(count_stack(loop), 0) << family << ": " << text;
         if (std::string(family) == "matmul_packed") {
-            EXPECT_EQ(count_prefix(loop, "vmovups") + count_prefix(loop, "vmovaps"), 2) << text;
+            EXPECT_EQ(count_prefix(loop, "vmovups") + count_prefix(loop, "vmovaps"), vectors) << text;
         } else {   // bfloat16 widened on the load: a zero extension and a shift by 16
-            EXPECT_EQ(count_prefix(loop, "vpmovzxwd"), 2) << text;
-            EXPECT_EQ(count_prefix(loop, "vpslld"), 2) << text;
+            EXPECT_EQ(count_prefix(loop, "vpmovzxwd"), vectors) << text;
+            EXPECT_EQ(count_prefix(loop, "vpslld"), vectors) << text;
         }
     }
 }
 
-// A few tokens run in groups of 4 (8 accumulators) up to 4 tokens and of 8 (16) above: each group's
-// inner loop is 2 panel loads, a broadcast of x per token and 2 FMAs per token, nothing spilled.
-TEST(MatmulAssembly, FewTokensRunGroupsOfFourAndEightTokens) {
+// A few tokens run in gemv's groups (AVX-512: of 4 up to 4 tokens and of 8 above, 8 and 16
+// accumulators): each group's inner loop is the panel's loads, a broadcast of x per token and an
+// FMA per vector and token, nothing spilled.
+TEST(MatmulAssembly, FewTokensRunGemvGroups) {
+    const int vectors = 32 / float_lanes();
+    const matmuls::PanelGroups groups = matmuls::panel_groups(halogen::host_target());
     for (const char *family : {"matmul_packed", "matmul_packed_bf16"}) {
         for (const char *variant : {"tiled", "gemv"}) {
-            for (int group : {4, 8}) {
+            for (int group : {groups.small, groups.few}) {
                 int found = 0;
                 for (const auto &loop : blocks_of(family, variant)) {
-                    if (count_prefix(loop, "vfmadd") != 2 * group) continue;
+                    if (count_prefix(loop, "vfmadd") != vectors * group) continue;
                     ++found;
                     std::string text;
                     for (const std::string &op : loop) text += op + " ";
                     EXPECT_EQ(count_prefix(loop, "vbroadcastss"), group) << family << " " << variant << ": " << text;
                     EXPECT_EQ(count_stack(loop), 0) << family << " " << variant << ": " << text;
                 }
-                EXPECT_GE(found, 1) << family << " " << variant << ": no loop of " << 2 * group << " FMAs";
+                EXPECT_GE(found, 1) << family << " " << variant << ": no loop of " << vectors * group << " FMAs";
             }
         }
     }
 }
 
+// Rows x tokens accumulators (AVX-512: 4 x 6 = 24; with the 4 rows' vectors and one of x they fit
+// the 32 zmm registers; AVX2: 4 x 2 of 16): nothing touches the stack, and a step loads each row's
+// vector and each token's once (AVX-512: 4 + 6 loads).
 TEST(MatmulAssembly, DotInnerLoopIsDenseLoadsAndFmasOnly) {
+    const matmuls::DotTile tile = matmuls::dot_tile(halogen::host_target());
     for (const char *family : {"matmul", "linear"}) {
-        const std::vector<std::string> loop = hottest_loop(family, "dot");
-        std::string text;
-        for (const std::string &op : loop) text += op + " ";
-        EXPECT_EQ(count_prefix(loop, "vfmadd"), 24) << family << ": " << text;
-        // 4 weight rows x 6 tokens: 24 accumulators, 4 weight vectors and one of x fit in the 32
-        // zmm registers, so a step loads 4 + 6 vectors and nothing touches the stack.
-        EXPECT_EQ(count_stack(loop), 0) << family << ": " << text;
-        EXPECT_EQ(count_prefix(loop, "vmovups") + count_prefix(loop, "vmovaps"), 4 + 6) << family << ": " << text;
-        EXPECT_EQ(count_prefix(loop, "vgather") + count_prefix(loop, "vinsert"), 0) << family << ": " << text;
+        // The tile's loop: rows x tokens FMAs (one token's loop may have as many, from memory).
+        int found = 0;
+        std::string seen;
+        for (const auto &loop : blocks_of(family, "dot")) {
+            if (count_prefix(loop, "vfmadd") != tile.rows * tile.tokens) continue;
+            std::string text;
+            for (const std::string &op : loop) text += op + " ";
+            seen += text + "\n";
+            const int loads = count_prefix(loop, "vmovups") + count_prefix(loop, "vmovaps");
+            if (loads == tile.rows + tile.tokens && count_stack(loop) == 0 &&
+                count_prefix(loop, "vgather") + count_prefix(loop, "vinsert") == 0) {
+                ++found;
+            }
+        }
+        EXPECT_GE(found, 1) << family << ": no loop of " << tile.rows * tile.tokens << " FMAs, " << tile.rows + tile.tokens
+                            << " loads and no stack access among\n" << seen;
     }
 }
 
