@@ -76,6 +76,34 @@ struct Verdict {
     double max_abs_err = -1;
 };
 
+// A peer's operations on a case at a thread count, made once (once per buffer set: ops[set]), each
+// run once in order on set 0 and checked when it writes the output.
+struct PeerOps {
+    std::vector<std::vector<PeerOp>> ops;
+    std::vector<Verdict> verdicts;
+};
+
+std::map<std::string, PeerOps> &peer_op_cache() {
+    static std::map<std::string, PeerOps> cache;
+    return cache;
+}
+
+// With --goals a round runs each goal point's benchmarks back to back, so one case's buffers need
+// to live at a time: turning to another case frees the others' (the peers' operations made on
+// them first). Kept for the whole run, the cases of a DRAM-sized grid times the placements
+// outgrow the machine's memory; remade, each costs its inputs and one reference run per round.
+bool one_case_at_a_time = false;
+
+PreparedCase &case_buffers(const BenchCase &c) {
+    static std::string live;
+    if (one_case_at_a_time && live != c.name) {
+        peer_op_cache().clear();
+        release_prepared();
+        live = c.name;
+    }
+    return prepared(c, current_copy);
+}
+
 double seconds_of(const std::function<void()> &f) {
     const auto t0 = std::chrono::steady_clock::now();
     f();
@@ -139,7 +167,7 @@ void time_variant(benchmark::State &state, const std::string &name, const BenchC
     static std::map<std::string, Verdict> verdicts;
     try {
         const FamilyKernel k = FamilyKernel::aot(c.family(), variant, stores);
-        PreparedCase &p = prepared(c, current_copy);
+        PreparedCase &p = case_buffers(c);
         set_kernel_threads(threads);   // the kernels' parallel loops are OpenMP loops (halide_gen/runtime/openmp_par_for.h)
         auto it = verdicts.find(name);
         if (it == verdicts.end()) it = verdicts.emplace(name, look_at_variant(c, k, p, budget)).first;
@@ -161,19 +189,12 @@ void time_variant(benchmark::State &state, const std::string &name, const BenchC
 
 // ---- peers
 
-// A peer's operations on a case at a thread count, made once (once per buffer set: ops[set]), each
-// run once in order on set 0 and checked when it writes the output.
-struct PeerOps {
-    std::vector<std::vector<PeerOp>> ops;
-    std::vector<Verdict> verdicts;
-};
-
 PeerOps &peer_ops(const BenchCase &c, const Peer &peer, int threads, double budget) {
-    static std::map<std::string, PeerOps> cache;
+    std::map<std::string, PeerOps> &cache = peer_op_cache();
     const std::string key = fmt::format("{}/{}/{}/{}", c.name, peer.name, threads, current_copy);
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
-    PreparedCase &p = prepared(c, current_copy);
+    PreparedCase &p = case_buffers(c);
     peer.set_threads(threads);
     PeerOps made;
     for (int64_t b = 0; b < p.buffer_sets(); ++b) {
@@ -203,7 +224,7 @@ void time_peer_op(benchmark::State &state, const BenchCase &c, const Peer &peer,
         while (k < made.ops[0].size() && made.ops[0][k].name != op_name) ++k;
         if (k == made.ops[0].size()) return state.SkipWithError("the peer made no such operation for this case");
         if (!made.verdicts[k].skip.empty()) return state.SkipWithError(made.verdicts[k].skip.c_str());
-        PreparedCase &p = prepared(c, current_copy);
+        PreparedCase &p = case_buffers(c);
         peer.set_threads(threads);
         std::size_t next = 0;
         for (auto _ : state) {
@@ -455,6 +476,7 @@ int main(int argc, char **argv) {
     benchmark::Initialize(&n, args.data());
     if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
     try {
+        halogen::perf::one_case_at_a_time = o.goals;
         const auto benchmarks = halogen::perf::all_benchmarks(o);
         halogen::perf::add_context(o);
         if (o.goals) {

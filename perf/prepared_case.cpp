@@ -57,11 +57,16 @@ double PreparedCase::checked(const std::function<void()> &run) {
     return max_abs_diff(output_, want_);
 }
 
+namespace {
+std::map<std::pair<std::string, int>, std::unique_ptr<PreparedCase>> prepared_cases;
+}
+
 PreparedCase &prepared(const BenchCase &c, int copy) {
-    static std::map<std::pair<std::string, int>, std::unique_ptr<PreparedCase>> cache;
-    auto &slot = cache[{c.name, copy}];
+    auto &slot = prepared_cases[{c.name, copy}];
     if (!slot) slot = std::make_unique<PreparedCase>(c);
     return *slot;
 }
+
+void release_prepared() { prepared_cases.clear(); }
 
 }  // namespace halogen::perf

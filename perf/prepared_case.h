@@ -49,4 +49,7 @@ private:
 // a memory-bound kernel by up to a quarter, so a paired run can spread its rounds over copies.
 PreparedCase &prepared(const BenchCase &c, int copy = 0);
 
+// Frees every prepared case (references to them dangle; anything made on their buffers must go first).
+void release_prepared();
+
 }  // namespace halogen::perf
