@@ -6,11 +6,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <iostream>
 #include <map>
 #include <vector>
 
 #include "cli/byte_size.h"
+#include "cli/progress.h"
 #include "frontend/formats/checkpoint.h"
 #include "frontend/llama/llama_config.h"
 #include "frontend/llama/llama_weights.h"
@@ -50,20 +50,6 @@ std::string approximate(int64_t n) {
     }
     return fmt::format("{:.{}f} {}", v, v < 9.995 ? 2 : v < 99.95 ? 1 : 0, names[u]);
 }
-
-// A line on stderr each time the bytes written pass another tenth of the total (one line for a
-// piece that passes several).
-struct Progress {
-    int shown = 0;
-    void operator()(uint64_t done, uint64_t total) {
-        int tenth = total ? int(done * 10 / total) : 10;
-        if (tenth <= shown) return;
-        shown = tenth;
-        std::cerr << fmt::format("llama init: {:3d}% ({} of {})\n", tenth * 10, format_byte_size(done),
-                                 format_byte_size(total))
-                  << std::flush;
-    }
-};
 
 }  // namespace
 
@@ -143,7 +129,7 @@ int LlamaCommands::init() const {
     LlamaConfig c = preset_.empty() ? read_llama_config(config_) : llama_preset(preset_);
     RandomLlamaOptions options;
     if (!max_shard_size_.empty()) options.max_shard_bytes = parse_byte_size(max_shard_size_, "--max-shard-size");
-    options.progress = Progress{};
+    options.progress = TenthsProgress{"llama init"};
     SafetensorsDType dtype = dtype_ == "bf16" ? SafetensorsDType::BF16 : SafetensorsDType::F32;
     RandomLlamaFiles files = write_random_llama(c, out_, dtype, seed_, options);
     std::string weights = files.sharded
@@ -199,16 +185,19 @@ int LlamaCommands::generate() const {
     const auto seconds = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
     Sampler sampler({temperature_, top_p_, seed_});   // checks the options before the model loads
     const LlamaConfig c = read_llama_config(model_);
-    const Checkpoint ckpt = Checkpoint::open(model_);
-    const LlamaWeights w = bind_llama_weights(ckpt, c);
     for (int32_t id : ids_) {
         if (id < 0 || id >= c.vocab_size) {
             throw Error(fmt::format("llama generate: id {} is outside the vocabulary [0, {})", id, c.vocab_size));
         }
     }
+    const auto opening = Clock::now();
+    const Checkpoint ckpt = Checkpoint::open(model_);
+    print_opened("llama generate", ckpt, seconds(opening, Clock::now()));
+    const LlamaWeights w = bind_llama_weights(ckpt, c);
     LlamaModelOptions options;
     options.context = context_ > 0 ? context_ : int64_t(ids_.size()) + std::max<int64_t>(max_new_, 1);
     if (load_dtype_ != "auto") options.weights = load_dtype_ == "bf16" ? DType::BFloat16 : DType::Float32;
+    options.progress = load_progress("llama generate");
 
     const auto t0 = Clock::now();
     LlamaModel model(w, options);

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/byte_size.h"
+#include "cli/progress.h"
 #include "frontend/errors.h"
 #include "frontend/formats/checkpoint.h"
 #include "frontend/llama/llama_config.h"
@@ -84,12 +85,15 @@ int llama_bench(const LlamaBenchOptions &o) {
         if (t < 1) throw Error(fmt::format("llama bench: --threads {} is not a thread count", t));
     }
     const LlamaConfig c = read_llama_config(o.model);
+    const auto opening = Clock::now();
     const Checkpoint ckpt = Checkpoint::open(o.model);
+    print_opened("llama bench", ckpt, std::chrono::duration<double>(Clock::now() - opening).count());
     const LlamaWeights w = bind_llama_weights(ckpt, c);
 
     LlamaModelOptions options;
     options.context = o.prompt + o.gen;
     if (o.dtype != "auto") options.weights = o.dtype == "bf16" ? DType::BFloat16 : DType::Float32;
+    options.progress = load_progress("llama bench");
     const auto t0 = Clock::now();
     LlamaModel model(w, options);
     const double compile_s = std::chrono::duration<double>(Clock::now() - t0).count();

@@ -116,4 +116,9 @@ std::vector<float> to_float32(const SafetensorsTensor &t);
 // swap. Pages the tensor shares with a neighbour stay. A no-op where the kernel lacks the advice.
 void release_resident_pages(const SafetensorsTensor &t);
 
+// Reads one byte of each of the tensor's pages, so that a file's pages are in memory before
+// anything timed reads them (a mapping otherwise reads the file on the first touch of each page,
+// inside the first step that runs). Returns the bytes brought in (t.bytes()).
+uint64_t read_resident_pages(const SafetensorsTensor &t);
+
 }  // namespace halogen

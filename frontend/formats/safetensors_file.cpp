@@ -191,4 +191,15 @@ void release_resident_pages(const SafetensorsTensor &t) {
 #endif
 }
 
+uint64_t read_resident_pages(const SafetensorsTensor &t) {
+    if (t.data == nullptr) return 0;
+    const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    const auto *bytes = static_cast<const volatile uint8_t *>(t.data);
+    uint8_t sink = 0;
+    for (size_t at = 0; at < t.bytes(); at += page) sink ^= bytes[at];
+    if (t.bytes() > 0) sink ^= bytes[t.bytes() - 1];
+    (void)sink;
+    return t.bytes();
+}
+
 }  // namespace halogen

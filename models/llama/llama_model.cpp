@@ -65,18 +65,33 @@ void convert_rows(const std::vector<const SafetensorsTensor *> &tensors, DType d
     }
 }
 
-Weight prepare(const std::vector<const SafetensorsTensor *> &tensors, DType d) {
+// Bytes of the checkpoint's tensors read so far, reported as LlamaLoadProgress "weights".
+struct WeightsRead {
+    std::function<void(const LlamaLoadProgress &)> report;
+    uint64_t done = 0, total = 0;
+    void add(const std::vector<const SafetensorsTensor *> &tensors) {
+        for (const SafetensorsTensor *t : tensors) done += t->bytes();
+        if (report) report({"weights", done, total});
+    }
+};
+
+// The weight as the kernels read it: the mapped tensor when it is one of dtype d (its pages read
+// in unless `gathered`: the rows a step reads are all it needs), else a copy in d.
+Weight prepare(const std::vector<const SafetensorsTensor *> &tensors, DType d, WeightsRead &read, bool gathered = false) {
     Weight w;
     std::vector<int64_t> shape = tensors[0]->shape;
     for (size_t k = 1; k < tensors.size(); ++k) shape[0] += tensors[k]->shape[0];
     if (tensors.size() == 1 && is(*tensors[0], d)) {
         w.ref = BufferRef{const_cast<uint8_t *>(tensors[0]->data), d, shape};
+        if (!gathered) read_resident_pages(*tensors[0]);
+        read.add(tensors);
         return w;
     }
     w.owned = Array(d, shape);
     convert_rows(tensors, d, w.owned);
     w.ref = w.owned.ref();
     for (const SafetensorsTensor *t : tensors) release_resident_pages(*t);   // the copy is what the kernels read
+    read.add(tensors);
     return w;
 }
 
@@ -141,23 +156,32 @@ LlamaModel::LlamaModel(const LlamaWeights &w, const LlamaModelOptions &options) 
     const LlamaParts parts = build_llama_parts(c, s.dtype, down_block);
     const auto part = llama_part_input_name;
     const Recipe recipe = llama_recipe();
-    s.embed = std::make_unique<Program>(parts.embed, recipe);
-    s.layer = std::make_unique<Program>(parts.layer, recipe);
-    s.head = std::make_unique<Program>(parts.head, recipe);
+    int compiled = 0;
+    auto compile = [&](const Graph &g) {
+        auto p = std::make_unique<Program>(g, recipe);
+        if (options.progress) options.progress({"compile", uint64_t(++compiled), 3});
+        return p;
+    };
+    s.embed = compile(parts.embed);
+    s.layer = compile(parts.layer);
+    s.head = compile(parts.head);
 
-    s.globals[part("model.embed_tokens.weight")] = prepare({w.embed_tokens}, s.dtype);
-    s.globals[part("model.norm.weight")] = prepare({w.norm}, s.dtype);
-    if (!w.tied()) s.globals[part("lm_head.weight")] = prepare({w.lm_head}, s.dtype);
+    WeightsRead read{options.progress};
+    for (const SafetensorsTensor *t : w.tensors()) read.total += t->bytes();
+    // An untied embedding is only gathered from: its pages come in with the ids that read them.
+    s.globals[part("model.embed_tokens.weight")] = prepare({w.embed_tokens}, s.dtype, read, !w.tied());
+    s.globals[part("model.norm.weight")] = prepare({w.norm}, s.dtype, read);
+    if (!w.tied()) s.globals[part("lm_head.weight")] = prepare({w.lm_head}, s.dtype, read);
     for (const LlamaLayerWeights &l : w.layers) {
         std::map<std::string, Weight> m;
-        m[part("input_layernorm.weight")] = prepare({l.input_layernorm}, s.dtype);
-        m[part(kLlamaQkvWeight)] = prepare({l.q_proj, l.k_proj, l.v_proj}, s.dtype);
-        m[part("self_attn.o_proj.weight")] = prepare({l.o_proj}, s.dtype);
-        m[part("post_attention_layernorm.weight")] = prepare({l.post_attention_layernorm}, s.dtype);
-        m[part("mlp.gate_proj.weight")] = prepare({l.gate_proj}, s.dtype);
-        m[part("mlp.up_proj.weight")] = prepare({l.up_proj}, s.dtype);
-        m[part("mlp.down_proj.weight")] = down_block > 0 ? blocked(prepare({l.down_proj}, s.dtype), *l.down_proj, down_block)
-                                                         : prepare({l.down_proj}, s.dtype);
+        m[part("input_layernorm.weight")] = prepare({l.input_layernorm}, s.dtype, read);
+        m[part(kLlamaQkvWeight)] = prepare({l.q_proj, l.k_proj, l.v_proj}, s.dtype, read);
+        m[part("self_attn.o_proj.weight")] = prepare({l.o_proj}, s.dtype, read);
+        m[part("post_attention_layernorm.weight")] = prepare({l.post_attention_layernorm}, s.dtype, read);
+        m[part("mlp.gate_proj.weight")] = prepare({l.gate_proj}, s.dtype, read);
+        m[part("mlp.up_proj.weight")] = prepare({l.up_proj}, s.dtype, read);
+        m[part("mlp.down_proj.weight")] = down_block > 0 ? blocked(prepare({l.down_proj}, s.dtype, read), *l.down_proj, down_block)
+                                                         : prepare({l.down_proj}, s.dtype, read);
         s.layers.push_back(std::move(m));
     }
 

@@ -14,15 +14,25 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "frontend/array.h"
 #include "frontend/llama/llama_weights.h"
 
 namespace halogen {
+
+// Where the model's constructor stands, for a progress display: stage "compile" counts the
+// programs compiled (of 3), stage "weights" the bytes of the checkpoint's tensors made ready so
+// far (copied, converted, or read into memory where they stay in the mapping).
+struct LlamaLoadProgress {
+    std::string_view stage;
+    uint64_t done = 0, total = 0;
+};
 
 struct LlamaModelOptions {
     int64_t context = 0;            // positions the cache holds; 0: max_position_embeddings
@@ -32,6 +42,8 @@ struct LlamaModelOptions {
     // The down projection's weight in blocks of this many columns (nn::block_columns), copied so
     // at load; 0: as the checkpoint stores it; none: llama_down_block(config).
     std::optional<int64_t> down_block;
+    // Called after each program compiled and each weight read; none: no reports.
+    std::function<void(const LlamaLoadProgress &)> progress;
 };
 
 // The block the model copies the down projection's weight [D, I] into by default: 2048 columns
@@ -43,8 +55,10 @@ int64_t llama_down_block(const LlamaConfig &c);
 
 class LlamaModel {
 public:
-    // Compiles the three programs (seconds) and prepares the weights. `w` and its checkpoint must
-    // outlive the model: weights kept as they are point into the mapping.
+    // Compiles the three programs (seconds) and prepares the weights, reading each one once (a
+    // weight kept in the mapping has its pages read in, so the first step does not wait on the
+    // file; not an untied embedding table, which steps only gather rows from). `w` and its checkpoint must outlive the model: weights kept as they are point into
+    // the mapping.
     explicit LlamaModel(const LlamaWeights &w, const LlamaModelOptions &options = {});
     ~LlamaModel();
     LlamaModel(const LlamaModel &) = delete;

@@ -169,6 +169,35 @@ TEST(LlamaModel, WeightBuffersHoldEveryParameterOnce) {
     EXPECT_EQ(bytes(LlamaModel(t.weights, {8, DType::BFloat16})), halogen::llama_parameter_count(tied) * 2);
 }
 
+// Loading reports its steps: the three programs compiled in turn, then the weights read, rising to
+// every byte of the checkpoint's tensors (a tied head counted once), the same with a conversion.
+TEST(LlamaModel, ReportsProgramsCompiledAndWeightsRead) {
+    halogen::LlamaConfig c = halogen::llama_preset("tiny");
+    c.tie_word_embeddings = true;
+    Tiny m(c, SafetensorsDType::BF16, 3);
+    for (const DType d : {DType::BFloat16, DType::Float32}) {
+        std::vector<std::pair<std::string, std::pair<uint64_t, uint64_t>>> seen;
+        halogen::LlamaModelOptions options;
+        options.context = 8;
+        options.weights = d;
+        options.progress = [&](const halogen::LlamaLoadProgress &p) {
+            seen.push_back({std::string(p.stage), {p.done, p.total}});
+        };
+        LlamaModel model(m.weights, options);
+        ASSERT_GE(seen.size(), 4u);
+        for (uint64_t k = 0; k < 3; ++k) EXPECT_EQ(seen[k], (std::pair<std::string, std::pair<uint64_t, uint64_t>>{"compile", {k + 1, 3}}));
+        const uint64_t total = uint64_t(halogen::llama_parameter_count(c)) * 2;
+        uint64_t last = 0;
+        for (std::size_t k = 3; k < seen.size(); ++k) {
+            EXPECT_EQ(seen[k].first, "weights");
+            EXPECT_GT(seen[k].second.first, last);
+            EXPECT_EQ(seen[k].second.second, total);
+            last = seen[k].second.first;
+        }
+        EXPECT_EQ(last, total);
+    }
+}
+
 TEST(LlamaModel, FiveKernelsPerLayer) {
     Tiny m(halogen::llama_preset("tiny"), SafetensorsDType::F32, 5);
     LlamaModel model(m.weights, {16});
