@@ -76,14 +76,14 @@ struct WeightsRead {
 };
 
 // The weight as the kernels read it: the mapped tensor when it is one of dtype d (its pages read
-// in unless `gathered`: the rows a step reads are all it needs), else a copy in d.
-Weight prepare(const std::vector<const SafetensorsTensor *> &tensors, DType d, WeightsRead &read, bool gathered = false) {
+// in when `read_pages`), else a copy in d.
+Weight prepare(const std::vector<const SafetensorsTensor *> &tensors, DType d, WeightsRead &read, bool read_pages = true) {
     Weight w;
     std::vector<int64_t> shape = tensors[0]->shape;
     for (size_t k = 1; k < tensors.size(); ++k) shape[0] += tensors[k]->shape[0];
     if (tensors.size() == 1 && is(*tensors[0], d)) {
         w.ref = BufferRef{const_cast<uint8_t *>(tensors[0]->data), d, shape};
-        if (!gathered) read_resident_pages(*tensors[0]);
+        if (read_pages) read_resident_pages(*tensors[0]);
         read.add(tensors);
         return w;
     }
@@ -169,7 +169,7 @@ LlamaModel::LlamaModel(const LlamaWeights &w, const LlamaModelOptions &options) 
     WeightsRead read{options.progress};
     for (const SafetensorsTensor *t : w.tensors()) read.total += t->bytes();
     // An untied embedding is only gathered from: its pages come in with the ids that read them.
-    s.globals[part("model.embed_tokens.weight")] = prepare({w.embed_tokens}, s.dtype, read, !w.tied());
+    s.globals[part("model.embed_tokens.weight")] = prepare({w.embed_tokens}, s.dtype, read, w.tied());
     s.globals[part("model.norm.weight")] = prepare({w.norm}, s.dtype, read);
     if (!w.tied()) s.globals[part("lm_head.weight")] = prepare({w.lm_head}, s.dtype, read);
     for (const LlamaLayerWeights &l : w.layers) {
@@ -180,7 +180,8 @@ LlamaModel::LlamaModel(const LlamaWeights &w, const LlamaModelOptions &options) 
         m[part("post_attention_layernorm.weight")] = prepare({l.post_attention_layernorm}, s.dtype, read);
         m[part("mlp.gate_proj.weight")] = prepare({l.gate_proj}, s.dtype, read);
         m[part("mlp.up_proj.weight")] = prepare({l.up_proj}, s.dtype, read);
-        m[part("mlp.down_proj.weight")] = down_block > 0 ? blocked(prepare({l.down_proj}, s.dtype, read), *l.down_proj, down_block)
+        // A blocked copy reads the weight itself.
+        m[part("mlp.down_proj.weight")] = down_block > 0 ? blocked(prepare({l.down_proj}, s.dtype, read, false), *l.down_proj, down_block)
                                                          : prepare({l.down_proj}, s.dtype, read);
         s.layers.push_back(std::move(m));
     }
