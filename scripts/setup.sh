@@ -4,8 +4,8 @@
 
 # HALOGEN_SANITIZE=1 selects the AddressSanitizer + UndefinedBehaviorSanitizer build, in its own
 # directory (build-asan unless HALOGEN_BUILD says otherwise): cmake -DHALOGEN_SANITIZE=ON.
-# HALOGEN_GENERATOR=PATH runs that already built halogen.generator for the AOT kernels
-# (cmake -DHALOGEN_GENERATOR; .ci/run gives the sanitizer pass the first pass's).
+# HALOGEN_AOT_FROM=DIR copies the AOT kernels from another build's schedules/aot instead of
+# generating them (cmake -DHALOGEN_AOT_FROM; .ci/run gives the sanitizer pass the first pass's).
 
 HALOGEN_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [ "${HALOGEN_SANITIZE:-0}" = 1 ]; then
@@ -15,8 +15,8 @@ else
   HALOGEN_BUILD="${HALOGEN_BUILD:-$HALOGEN_ROOT/build}"
   HALOGEN_CMAKE_OPTIONS=()
 fi
-if [ -n "${HALOGEN_GENERATOR:-}" ]; then
-  HALOGEN_CMAKE_OPTIONS+=(-DHALOGEN_GENERATOR="$HALOGEN_GENERATOR")
+if [ -n "${HALOGEN_AOT_FROM:-}" ]; then
+  HALOGEN_CMAKE_OPTIONS+=(-DHALOGEN_AOT_FROM="$HALOGEN_AOT_FROM")
 fi
 
 # Every package the build needs, all from Debian's archive.

@@ -23,12 +23,12 @@ TEST(FuzzGenerator, SameSeedSameGraph) {
     EXPECT_NE(generate_case(1).doc.dump(), generate_case(2).doc.dump());
 }
 
-// Over the CI seeds: every graph is well formed under its bindings, the one-hot rewrite fires on
-// a good share of them, symbolic dims and every view op occur.
+// Over the CI batch's seeds (tests/fuzz/CMakeLists.txt): every graph is well formed under its
+// bindings, the one-hot rewrite fires on a good share of them, symbolic dims and every view op occur.
 TEST(FuzzGenerator, CoversTheOpsTheBatchNeeds) {
     int rewritten = 0, symbolic = 0;
     std::map<std::string, int> ops;
-    for (uint32_t seed = 0; seed < 300; ++seed) {
+    for (uint32_t seed = 0; seed < HALOGEN_FUZZ_CI_SEEDS; ++seed) {
         FuzzCase c = generate_case(seed);
         Graph g = build_graph(c.doc);
         ASSERT_NO_THROW(g.check_bindings(c.bindings)) << c.doc.dump();
@@ -38,11 +38,11 @@ TEST(FuzzGenerator, CoversTheOpsTheBatchNeeds) {
         symbolic += !c.bindings.empty();
         for (const json &node : c.doc["nodes"]) ++ops[node["op"].get<std::string>()];
     }
-    EXPECT_GE(rewritten, 60) << "the one-hot rewrite should fire in at least a fifth of the graphs";
-    EXPECT_GE(symbolic, 50);
+    EXPECT_GE(rewritten, HALOGEN_FUZZ_CI_SEEDS / 5) << "the one-hot rewrite should fire in at least a fifth of the graphs";
+    EXPECT_GE(symbolic, HALOGEN_FUZZ_CI_SEEDS / 6) << "a sixth of the graphs should have symbolic dims";
     for (const char *op : {"permute", "slice", "pad", "reshape", "expand", "window", "reduce_sum", "reduce_max",
                            "sum", "where", "eq", "index_components", "matmul", "cast", "mod"}) {
-        EXPECT_GE(ops[op], 10) << op;
+        EXPECT_GE(ops[op], 5) << op;
     }
 }
 
