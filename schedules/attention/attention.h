@@ -13,5 +13,6 @@ Family family();
 // Hand schedules (schedules.cpp).
 void naive(LoweredGraph &lg, const Halide::Target &target);
 void fused(LoweredGraph &lg, const Halide::Target &target);
+void decode(LoweredGraph &lg, const Halide::Target &target);
 
 }  // namespace halogen::attention

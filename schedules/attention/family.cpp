@@ -56,7 +56,10 @@ Case make_case(const Shape &s, std::set<std::string> uses, bool dram = false) {
     c.work = [flops, bytes](const Variant &) { return si_number(flops) + "FLOP " + si_number(bytes) + "B"; };
     c.uses = std::move(uses);
     // perf's goals hold a decode from DRAM against the read bandwidth and a prefill against the FMA peak.
-    if (dram) c.goal_limits.push_back("read-dram");
+    if (dram) {
+        c.goal_limits.push_back("read-dram");
+        c.goal_variants = {"decode"};   // the decode goal: the T = 1 schedule beside fused
+    }
     if (s.T >= 128) {
         c.goal_limits.push_back("fma");
         c.goal_variants = {"naive"};   // the prefill goal: fused against the unfused graph

@@ -22,6 +22,18 @@
 // and P.V loop over each row's visible keys only (the lowering's masked reductions), and e is
 // computed for the keys the tile's rows see; the scores are still computed for every key of the
 // tile, since bounds inference takes the max's whole domain for them (docs/schedules.md).
+//
+// decode: for a few queries over a long cache (a decode step, T = 1), where `fused` has only G
+// tasks and each reads a 256-byte slice of every 2 KiB cache row. Each phase is parallel over
+// chunks of kChunk keys and walks its chunk's cache rows whole and in order (every KV head of a
+// position, then the next position), which the hardware prefetchers follow:
+//   scores [T, G, R, S]     q.k, per chunk: row s of k once, every head and query row of it
+//   max, sum                per chunk (rfactor), then combined over the chunks
+//   e = exp(score - max)    per chunk, vectorized along s
+//   out                     P.V per chunk (rfactor): row s of v once, R rows of each head,
+//                           a chunk's partial sums (T*G*R*D floats) in L1; combined over chunks
+// The scores and e (T*H*S floats, 1 MiB at S = 8192, H = 32) are written and read once. Every
+// extent stays symbolic; a larger T is correct, with scores and e for every key of every row.
 #include "schedules/attention/attention.h"
 
 #include "halide_gen/compiler/schedule.h"
@@ -54,6 +66,23 @@ void schedule_scores(Halide::Func scores, const std::vector<Halide::Var> &v, int
         .vectorize(ri);
     partial.compute_at(scores, one).vectorize(lane);
     partial.update(0).vectorize(lane);
+}
+
+constexpr int kChunk = 256;     // decode: keys per parallel task
+
+// Splits f's update 0 over its reduction variable `rv` into chunks of kChunk, and returns the
+// per-chunk partial reduction (rfactor), computed at root and parallel over the chunks; f then
+// combines the chunks' partials.
+Halide::Func per_chunk(Halide::Func f, const Halide::RVar &rv) {
+    Halide::RVar chunk_r(rv.name() + "_chunk"), in_chunk(rv.name() + "_in");
+    f.update(0).split(rv, chunk_r, in_chunk, kChunk, Halide::TailStrategy::GuardWithIf);
+    Halide::Var chunk(f.name() + "_chunk");
+    Halide::Func part = f.update(0).rfactor(chunk_r, chunk);
+    std::vector<Halide::VarOrRVar> order{in_chunk};
+    for (const Halide::Var &a : f.args()) order.push_back(a);
+    order.push_back(chunk);   // outermost: one parallel loop per phase
+    part.compute_root().update(0).reorder(order).parallel(chunk);
+    return part;
 }
 
 }  // namespace
@@ -98,6 +127,64 @@ void fused(LoweredGraph &lg, const Halide::Target &target) {
         .split(ad, ad, adv, width, Halide::TailStrategy::GuardWithIf)
         .reorder(adv, ad, lg.vars[2], rs.back())
         .vectorize(adv);
+}
+
+void decode(LoweredGraph &lg, const Halide::Target &target) {
+    const int width = target.natural_vector_size(Halide::Float(32));
+    const std::vector<Halide::Var> &v = lg.vars;
+    const auto guard = Halide::TailStrategy::GuardWithIf;
+
+    // q.k: chunks of keys across tasks; in a chunk, position by position, every head's row of k
+    // and the R query rows that read it (dot form along D, a vector of partial sums in registers).
+    // The lanes are summed by an unrolled loop, not atomic().vectorize(): in a Func whose own
+    // loop is parallel, that stores each score with a compare-and-swap, which serialized the loop.
+    Halide::Func scores = lg.func("attn_scores");
+    const Halide::Var t = v[0], g = v[1], r = v[2], s = v[3], one = v[4];
+    const Halide::Var so("s_chunk"), si("s_in");
+    scores.compute_root().split(s, so, si, kChunk, guard).reorder(one, si, r, g, t, so).parallel(so);
+    {
+        const Halide::RVar inner = scores.rvars(0).back();
+        Halide::RVar ro(inner.name() + "_o"), ri(inner.name() + "_i");
+        scores.update(0).split(inner, ro, ri, width, guard);
+        Halide::Var lane(scores.name() + "_lane");
+        Halide::Func partial = scores.update(0).rfactor(ri, lane);
+        scores.update(0)
+            .split(s, so, si, kChunk, guard)
+            .reorder(ri, one, r, t, g, si, so)
+            .unroll(ri)
+            .parallel(so);
+        partial.compute_at(scores, one).vectorize(lane);
+        partial.update(0).vectorize(lane);
+    }
+
+    // The row statistics: partial max and sum per chunk, combined.
+    Halide::Func mx = lg.func("attn_max"), sum = lg.func("attn_sum");
+    mx.compute_root();
+    per_chunk(mx, mx.rvars(0).back());
+    for (int k = 1; k < mx.num_update_definitions(); ++k) mx.update(k).unscheduled();   // the key back to bits
+    Halide::Func e = lg.func("attn_exp");   // [T, G, R, S]: s is its axis 3
+    e.compute_root()
+        .split(v[3], so, si, kChunk, guard)
+        .reorder(si, v[2], v[1], v[0], so)
+        .parallel(so)
+        .vectorize(si, width, guard);
+    sum.compute_root();
+    per_chunk(sum, sum.rvars(0).back());
+
+    // P.V: per chunk, position by position, every head's row of v into the chunk's partial sums.
+    Halide::Func acc = lg.func("attn_out");   // [T, G, R, 1, D]: d is its axis 4
+    acc.compute_root().vectorize(v[4], width, guard);
+    const Halide::RVar over_s = acc.rvars(0).back(), in_chunk(over_s.name() + "_in");
+    Halide::Func part = per_chunk(acc, over_s);
+    const Halide::Var chunk(acc.name() + "_chunk"), dv("acc_d_vec");
+    part.vectorize(v[4], width, guard);
+    part.update(0)
+        .split(v[4], v[4], dv, width, guard)
+        .reorder(dv, v[4], v[3], v[2], v[1], v[0], in_chunk, chunk)
+        .vectorize(dv);
+    acc.update(0).vectorize(v[4], width, guard);
+
+    lg.out.vectorize(v[3], width, guard);
 }
 
 }  // namespace halogen::attention
