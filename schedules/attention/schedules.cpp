@@ -36,6 +36,7 @@
 // extent stays symbolic; a larger T is correct, with scores and e for every key of every row.
 #include "schedules/attention/attention.h"
 
+#include "frontend/errors.h"
 #include "halide_gen/compiler/schedule.h"
 
 namespace halogen::attention {
@@ -69,6 +70,27 @@ void schedule_scores(Halide::Func scores, const std::vector<Halide::Var> &v, int
 }
 
 constexpr int kChunk = 256;     // decode: keys per parallel task
+
+// The head dim D (q.k's reduced extent) as the group reads it: a symbol in the family's graph, a
+// constant in a model's.
+Halide::Expr head_dim(const LoweredGraph &lg) {
+    for (const auto &[node, f] : lg.funcs) {
+        if (node->name == "attn_scores") return lg.extent(node->inputs[0].shape().back());
+    }
+    throw ScheduleError("attention: the group has no attn_scores");
+}
+
+// Every definition of f specialized on the head dims of llama models (64, 128), after it is
+// scheduled (a specialization takes the schedule it is made from). With D unknown, each vector
+// along D carries a guard, and a partial sum's tail goes through a masked store and reload; with
+// D a multiple of the vector width that code is gone. Nothing to do when D is a constant.
+void specialize_head_dims(Halide::Func f, const Halide::Expr &D) {
+    if (Halide::Internal::is_const(D)) return;
+    for (int d : {64, 128}) {
+        f.specialize(D == d);
+        for (int k = 0; k < f.num_update_definitions(); ++k) f.update(k).specialize(D == d);
+    }
+}
 
 // Splits f's update 0 over its reduction variable `rv` into chunks of kChunk, and returns the
 // per-chunk partial reduction (rfactor), computed at root and parallel over the chunks; f then
@@ -127,6 +149,9 @@ void fused(LoweredGraph &lg, const Halide::Target &target) {
         .split(ad, ad, adv, width, Halide::TailStrategy::GuardWithIf)
         .reorder(adv, ad, lg.vars[2], rs.back())
         .vectorize(adv);
+
+    // Every Func but out is computed inside out's task loop, so out's branch per head dim holds theirs.
+    specialize_head_dims(out, head_dim(lg));
 }
 
 void decode(LoweredGraph &lg, const Halide::Target &target) {
@@ -160,7 +185,7 @@ void decode(LoweredGraph &lg, const Halide::Target &target) {
     // The row statistics: partial max and sum per chunk, combined.
     Halide::Func mx = lg.func("attn_max"), sum = lg.func("attn_sum");
     mx.compute_root();
-    per_chunk(mx, mx.rvars(0).back());
+    const Halide::Func mx_part = per_chunk(mx, mx.rvars(0).back());
     for (int k = 1; k < mx.num_update_definitions(); ++k) mx.update(k).unscheduled();   // the key back to bits
     Halide::Func e = lg.func("attn_exp");   // [T, G, R, S]: s is its axis 3
     e.compute_root()
@@ -169,7 +194,7 @@ void decode(LoweredGraph &lg, const Halide::Target &target) {
         .parallel(so)
         .vectorize(si, width, guard);
     sum.compute_root();
-    per_chunk(sum, sum.rvars(0).back());
+    const Halide::Func sum_part = per_chunk(sum, sum.rvars(0).back());
 
     // P.V: per chunk, position by position, every head's row of v into the chunk's partial sums.
     Halide::Func acc = lg.func("attn_out");   // [T, G, R, 1, D]: d is its axis 4
@@ -185,6 +210,9 @@ void decode(LoweredGraph &lg, const Halide::Target &target) {
     acc.update(0).vectorize(v[4], width, guard);
 
     lg.out.vectorize(v[3], width, guard);
+
+    const Halide::Expr D = head_dim(lg);
+    for (Halide::Func f : {scores, mx, mx_part, e, sum, sum_part, acc, part, lg.out}) specialize_head_dims(f, D);
 }
 
 }  // namespace halogen::attention
