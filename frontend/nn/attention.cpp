@@ -56,7 +56,7 @@ Tensor attention(const Tensor &q, const Tensor &k, const Tensor &v) {
     const Tensor row_max = named(max(where(visible, scores, lowest), {3}, true), "attn_max");
     const Tensor e = named(exp(sub(scores, row_max)), "attn_exp");
     const Tensor row_sum = named(sum(where(visible, e, zero), {3}, true), "attn_sum");
-    const Tensor p = mul(e, recip(row_sum));
+    const Tensor p = mul(e, named(recip(row_sum), "attn_inv_sum"));
 
     // out [T, G, R, D]: p [T, G, R, S, 1] * v [1, G, 1, S, D], summed over S.
     const Tensor vg = reshape(permute(v, {1, 0, 2}), {Dim(1), G, Dim(1), S, D});

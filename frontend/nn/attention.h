@@ -13,9 +13,10 @@
 // exp or product of a masked key (halide_gen/compiler/lower.cpp, masked reductions).
 //
 // Named nodes, for hand schedules: "attn_scores" (q.k, [T, G, R, S, 1] before the reduced axis is
-// dropped), "attn_max" and "attn_sum" (the softmax's row statistics, [T, G, R, 1]), "attn_exp" (the
-// unnormalized probabilities, of every key: only the visible ones are read), "attn_out" (the
-// weighted sum over s, [T, G, R, 1, D]).
+// dropped), "attn_max" and "attn_sum" (the softmax's row statistics, [T, G, R, 1]), "attn_inv_sum"
+// (1 / attn_sum, which scales a row's probabilities), "attn_exp" (the unnormalized probabilities,
+// of every key: only the visible ones are read), "attn_out" (the weighted sum over s,
+// [T, G, R, 1, D]).
 #pragma once
 
 #include "frontend/node.h"

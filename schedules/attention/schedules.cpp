@@ -25,13 +25,16 @@
 //
 // decode: for a few queries over a long cache (a decode step, T = 1), where `fused` has only G
 // tasks and each reads a 256-byte slice of every 2 KiB cache row. Each phase is parallel over
-// chunks of kChunk keys and walks its chunk's cache rows whole and in order (every KV head of a
-// position, then the next position), which the hardware prefetchers follow:
-//   scores [T, G, R, S]     q.k, per chunk: row s of k once, every head and query row of it
+// chunks of kChunk keys and walks its chunk in blocks of 16 cache rows (32 KiB at G = 8, D = 64),
+// which stay in L1 while every KV head takes its slice of them:
+//   scores [T, G, R, S]     q.k per chunk and block: for each head, its R query rows each take
+//                           the block's keys, two vectors of partial sums per score, lanes added
+//                           by halves
 //   max, sum                per chunk (rfactor), then combined over the chunks
 //   e = exp(score - max)    per chunk, vectorized along s
-//   out                     P.V per chunk (rfactor): row s of v once, R rows of each head,
-//                           a chunk's partial sums (T*G*R*D floats) in L1; combined over chunks
+//   out                     P.V per chunk (rfactor) and block: for each head and query row, the
+//                           D sums in registers over the block's keys, then added to the chunk's
+//                           partial sums (T*G*R*D floats, in L1); combined over the chunks
 // The scores and e (T*H*S floats, 1 MiB at S = 8192, H = 32) are written and read once. Every
 // extent stays symbolic; a larger T is correct, with scores and e for every key of every row.
 #include "schedules/attention/attention.h"
@@ -43,33 +46,29 @@ namespace halogen::attention {
 
 namespace {
 
-constexpr int kTileQ = 8;      // queries per task
-constexpr int kKeyBlock = 16;  // q.k: keys per block, each row's scores of a block one cache line
+constexpr int kTileQ = 8;      // fused: queries per task
+// q.k: keys per block. A head's k rows of a block (4 KiB at D = 64) stay in L1 while the rows that
+// read them take the block in turn, and each row's scores of a block are one store stream, not a
+// store per key at a stride of S floats (which maps the rows to one L1 set when S is a multiple of
+// 1024).
+constexpr int kKeyBlock = 16;
 
-// q.k (`scores`, [T, G, R, S, 1], reduced over D), blocks of kKeyBlock keys outermost: for each
-// block, every row of the task (tokens x query heads) takes the block's keys in turn, each score a
-// 16-wide partial sum along D in registers and one horizontal sum. So the task streams k once from
-// memory, the rows re-read the block (4 KiB at D = 64) from L1, and each row's scores of a block
-// are one store stream, not a store per row per key at a stride of S floats (which map rows to the
-// same L1 set when S is a multiple of 1024). D's and S's tails are guarded.
-void schedule_scores(Halide::Func scores, const std::vector<Halide::Var> &v, int width) {
-    const Halide::Var t = v[0], g = v[1], r = v[2], s = v[3], one = v[4];
+// q.k (`scores`, [T, G, R, S, 1], reduced over D) as `lanes` partial sums along D per score
+// (rfactor), a vector at each score: the dot form along D, the cache's contiguous axis. Returns
+// the RVar over the lanes, which scores' update then sums. D's tail is guarded.
+Halide::RVar score_lanes(Halide::Func scores, const Halide::Var &one, int lanes) {
     const Halide::RVar inner = scores.rvars(0).back();
     Halide::RVar ro(inner.name() + "_o"), ri(inner.name() + "_i");
-    scores.update(0).split(inner, ro, ri, width, Halide::TailStrategy::GuardWithIf);
+    scores.update(0).split(inner, ro, ri, lanes, Halide::TailStrategy::GuardWithIf);
     Halide::Var lane(scores.name() + "_lane");
     Halide::Func partial = scores.update(0).rfactor(ri, lane);
-    Halide::Var so(s.name() + "_o"), si(s.name() + "_i");
-    scores.update(0)
-        .split(s, so, si, kKeyBlock, Halide::TailStrategy::GuardWithIf)
-        .reorder(ri, one, si, r, t, so, g)
-        .atomic()
-        .vectorize(ri);
     partial.compute_at(scores, one).vectorize(lane);
     partial.update(0).vectorize(lane);
+    return ri;
 }
 
 constexpr int kChunk = 256;     // decode: keys per parallel task
+constexpr int kQkVectors = 2;   // decode: q.k's partial sums per score, in vectors
 
 // The head dim D (q.k's reduced extent) as the group reads it: a symbol in the family's graph, a
 // constant in a model's.
@@ -125,10 +124,19 @@ void fused(LoweredGraph &lg, const Halide::Target &target) {
         .vectorize(dv);
     const Halide::LoopLevel per_task(out, task), per_token(out, ti);
 
-    // q.k for every row of the tile and every key.
+    // q.k for every row of the tile and every key: blocks of keys outermost, each score one
+    // vector of partial sums and one horizontal sum (a vector reduction).
     Halide::Func scores = lg.func("attn_scores");
     scores.compute_at(per_task);
-    schedule_scores(scores, lg.vars, width);
+    {
+        const Halide::Var s = lg.vars[3], one = lg.vars[4], so("s_block"), si("s_key");
+        const Halide::RVar ri = score_lanes(scores, one, width);
+        scores.update(0)
+            .split(s, so, si, kKeyBlock, Halide::TailStrategy::GuardWithIf)
+            .reorder(ri, one, si, r, t, so, g)
+            .atomic()
+            .vectorize(ri);
+    }
 
     // Row statistics and probabilities, once per row of the tile.
     Halide::Func mx = lg.func("attn_max"), e = lg.func("attn_exp"), sum = lg.func("attn_sum");
@@ -159,28 +167,32 @@ void decode(LoweredGraph &lg, const Halide::Target &target) {
     const std::vector<Halide::Var> &v = lg.vars;
     const auto guard = Halide::TailStrategy::GuardWithIf;
 
-    // q.k: chunks of keys across tasks; in a chunk, position by position, every head's row of k
-    // and the R query rows that read it (dot form along D, a vector of partial sums in registers).
-    // The lanes are summed by an unrolled loop, not atomic().vectorize(): in a Func whose own
-    // loop is parallel, that stores each score with a compare-and-swap, which serialized the loop.
+    // q.k: chunks of keys across tasks; in a chunk, blocks of kKeyBlock keys, each taken by every
+    // KV head and the R query rows that read it. Each score is kQkVectors vectors of partial sums
+    // (independent chains of FMAs), whose lanes are then added by halves, a vector add each. Not
+    // atomic().vectorize(): in a Func whose own loop is parallel, that stores each score with a
+    // compare-and-swap; nor a loop over the lanes, a chain of scalar adds as long as the vector.
     Halide::Func scores = lg.func("attn_scores");
     const Halide::Var t = v[0], g = v[1], r = v[2], s = v[3], one = v[4];
-    const Halide::Var so("s_chunk"), si("s_in");
+    const Halide::Var so("s_chunk"), si("s_in"), sb("s_block"), sk("s_key");
     scores.compute_root().split(s, so, si, kChunk, guard).reorder(one, si, r, g, t, so).parallel(so);
-    {
-        const Halide::RVar inner = scores.rvars(0).back();
-        Halide::RVar ro(inner.name() + "_o"), ri(inner.name() + "_i");
-        scores.update(0).split(inner, ro, ri, width, guard);
-        Halide::Var lane(scores.name() + "_lane");
-        Halide::Func partial = scores.update(0).rfactor(ri, lane);
-        scores.update(0)
-            .split(s, so, si, kChunk, guard)
-            .reorder(ri, one, r, t, g, si, so)
-            .unroll(ri)
-            .parallel(so);
-        partial.compute_at(scores, one).vectorize(lane);
-        partial.update(0).vectorize(lane);
+    const int lanes = width * kQkVectors;
+    Halide::RVar ri = score_lanes(scores, one, lanes);
+    for (int half = lanes / 2; half >= 1; half /= 2) {
+        const std::string n = std::to_string(half);
+        const Halide::RVar hi(ri.name() + "_h" + n), lo(ri.name() + "_l" + n);
+        scores.update(0).split(ri, hi, lo, half, guard);
+        const Halide::Var lane(scores.name() + "_half" + n);
+        Halide::Func halves = scores.update(0).rfactor(lo, lane);   // halves(lane) = Σ_hi lanes(hi * half + lane)
+        halves.compute_at(scores, one).vectorize(lane);
+        halves.update(0).unroll(hi).vectorize(lane);
+        ri = lo;
     }
+    scores.update(0)
+        .split(s, so, si, kChunk, guard)
+        .split(si, sb, sk, kKeyBlock, guard)
+        .reorder(ri, one, sk, r, t, g, sb, so)
+        .parallel(so);
 
     // The row statistics: partial max and sum per chunk, combined.
     Halide::Func mx = lg.func("attn_max"), sum = lg.func("attn_sum");
@@ -196,23 +208,39 @@ void decode(LoweredGraph &lg, const Halide::Target &target) {
     sum.compute_root();
     const Halide::Func sum_part = per_chunk(sum, sum.rvars(0).back());
 
-    // P.V: per chunk, position by position, every head's row of v into the chunk's partial sums.
+    // 1 / sum once per row (inlined, Halide makes e * (1 / sum) a division per key and row).
+    Halide::Func inv_sum = lg.func("attn_inv_sum");
+    inv_sum.compute_root();
+
+    // P.V: per chunk, blocks of kKeyBlock keys, each taken by every KV head: for each query row
+    // of the head, the block's weighted sum (D floats, `tile`) accumulates in registers over the
+    // block's keys, whose v slices the head's R rows re-read from L1; then it is added to the
+    // chunk's partial sums.
     Halide::Func acc = lg.func("attn_out");   // [T, G, R, 1, D]: d is its axis 4
     acc.compute_root().vectorize(v[4], width, guard);
     const Halide::RVar over_s = acc.rvars(0).back(), in_chunk(over_s.name() + "_in");
     Halide::Func part = per_chunk(acc, over_s);
-    const Halide::Var chunk(acc.name() + "_chunk"), dv("acc_d_vec");
+    const Halide::Var chunk(acc.name() + "_chunk"), dv("acc_d_vec"), blk("pv_block");
+    const Halide::RVar kb(in_chunk.name() + "_b"), kin(in_chunk.name() + "_k");
+    part.update(0).split(in_chunk, kb, kin, kKeyBlock, guard);
+    Halide::Func tile = part.update(0).rfactor(kb, blk);
     part.vectorize(v[4], width, guard);
-    part.update(0)
+    part.update(0).reorder(v[4], v[3], v[2], v[1], kb, v[0], chunk).vectorize(v[4], width, guard);
+    tile.compute_at(part, v[2]).vectorize(v[4], width, guard);
+    tile.update(0)
         .split(v[4], v[4], dv, width, guard)
-        .reorder(dv, v[4], v[3], v[2], v[1], v[0], in_chunk, chunk)
+        .reorder(dv, v[4], kin)
         .vectorize(dv);
     acc.update(0).vectorize(v[4], width, guard);
 
     lg.out.vectorize(v[3], width, guard);
 
     const Halide::Expr D = head_dim(lg);
-    for (Halide::Func f : {scores, mx, mx_part, e, sum, sum_part, acc, part, lg.out}) specialize_head_dims(f, D);
+    for (Halide::Func f : {scores, mx, mx_part, e, sum, sum_part, acc, part, tile, lg.out}) specialize_head_dims(f, D);
+    const int registers = target.has_feature(Halide::Target::AVX512) ? 32 : 16;
+    for (int d : {64, 128}) {   // a row's sums in registers, when that leaves registers for the operands
+        if (d / width <= registers - 4) tile.update(0).specialize(D == d).unroll(v[4]);
+    }
 }
 
 }  // namespace halogen::attention
