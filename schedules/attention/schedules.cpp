@@ -13,8 +13,8 @@
 //                                the block (dot form along D, the cache's contiguous axis; the
 //                                block's k rows read once, then from L1 per row)
 //     max[ti][r], then e[ti][r][s] = exp(score - max), sum[ti][r]    (visible keys only)
-//     for ti: acc[r][d] += e[ti][r][s] * v[s][d] for every s, the R rows of one KV head together,
-//             so each v row is loaded once per token and reused R times; out = acc / sum.
+//     for ti, each block of 16 keys, each r: acc[r][d] += e[ti][r][s] / sum * v[s][d] over the
+//             block's keys, the D sums in registers (the block's v rows re-read from L1 per r)
 // The tile's scores and probabilities (kTileQ * R * S floats, 256 KiB at S = 2048, R = 4) live in
 // the task's L2, never the T x S matrix. This is a two-pass softmax with the max computed per tile
 // at the tile's compute level, not an online one: the graph's max is a reduction over all of S, and
@@ -38,6 +38,8 @@
 // The scores and e (T*H*S floats, 1 MiB at S = 8192, H = 32) are written and read once. Every
 // extent stays symbolic; a larger T is correct, with scores and e for every key of every row.
 #include "schedules/attention/attention.h"
+
+#include <algorithm>
 
 #include "frontend/errors.h"
 #include "halide_gen/compiler/schedule.h"
@@ -106,6 +108,41 @@ Halide::Func per_chunk(Halide::Func f, const Halide::RVar &rv) {
     return part;
 }
 
+// P.V (`acc`, [T, G, R, 1, D], a sum over the keys: attn_out, or its per-chunk rfactor) in blocks
+// of kKeyBlock keys: for each query row, its sum over a block's keys in a Func of its own, `tile`
+// (D floats), added to acc's row after the block. acc's loops are d, then the head's query rows,
+// then the blocks, then the KV heads and the queries; returns tile, for unroll_pv_tile.
+Halide::Func pv_in_registers(Halide::Func acc, const std::vector<Halide::Var> &v, int width) {
+    const auto guard = Halide::TailStrategy::GuardWithIf;
+    // The keys' RVar, by its unqualified name (after per_chunk, the name of a split).
+    const std::string keys = acc.rvars(0).back().name().substr(acc.rvars(0).back().name().rfind('.') + 1);
+    const Halide::RVar over_s(keys), kb(keys + "_b"), kin(keys + "_k");
+    acc.update(0).split(over_s, kb, kin, kKeyBlock, guard);
+    const Halide::Var blk(acc.name() + "_block"), dv(acc.name() + "_d_vec");
+    Halide::Func tile = acc.update(0).rfactor(kb, blk);
+    std::vector<Halide::VarOrRVar> order{v[4], v[3], v[2], v[1], kb, v[0]};
+    for (const Halide::Var &a : acc.args()) {   // a chunk's loop (per_chunk) stays outermost
+        if (std::none_of(v.begin(), v.end(), [&](const Halide::Var &x) { return x.name() == a.name(); })) order.push_back(a);
+    }
+    acc.update(0).reorder(order).vectorize(v[4], width, guard);
+    tile.compute_at(acc, v[2]).vectorize(v[4], width, guard);
+    tile.update(0).split(v[4], v[4], dv, width, guard).reorder(dv, v[4], kin).vectorize(dv);
+    return tile;
+}
+
+// A P.V tile's D sums in registers (its vectors along D unrolled, so LLVM keeps the small
+// allocation in registers), at the head dims of llama models where that leaves registers for the
+// operands: D = 64 on AVX2 (8 of 16 ymm), 64 and 128 on AVX-512. Called after tile's
+// specializations on D are made, or it makes them.
+void unroll_pv_tile(Halide::Func tile, const std::vector<Halide::Var> &v, const Halide::Expr &D,
+                    const Halide::Target &target) {
+    const int width = target.natural_vector_size(Halide::Float(32));
+    const int registers = target.has_feature(Halide::Target::AVX512) ? 32 : 16;
+    for (int d : {64, 128}) {
+        if (d / width <= registers - 4) tile.update(0).specialize(D == d).unroll(v[4]);
+    }
+}
+
 }  // namespace
 
 void naive(LoweredGraph &lg, const Halide::Target &target) { apply_schedule(lg, "simd", target); }
@@ -146,20 +183,16 @@ void fused(LoweredGraph &lg, const Halide::Target &target) {
     sum.compute_at(per_task);
     sum.update(0).unscheduled();
 
-    // The weighted sum: the R rows of one KV head for each key, vectorized along d.
+    // The weighted sum, per query: blocks of kKeyBlock keys, and for each head row the block's
+    // sum (D floats, `tile`) in registers over its keys, whose v rows the R rows re-read from L1.
     Halide::Func acc = lg.func("attn_out");
     acc.compute_at(per_token);
-    const Halide::Var ad = lg.vars[4];   // attn_out is [T, G, R, 1, D]: d is its axis 4
-    acc.vectorize(ad, width, Halide::TailStrategy::GuardWithIf);
-    std::vector<Halide::RVar> rs = acc.rvars(0);
-    Halide::Var adv("acc_d_vec");
-    acc.update(0)
-        .split(ad, ad, adv, width, Halide::TailStrategy::GuardWithIf)
-        .reorder(adv, ad, lg.vars[2], rs.back())
-        .vectorize(adv);
+    Halide::Func tile = pv_in_registers(acc, lg.vars, width);
 
     // Every Func but out is computed inside out's task loop, so out's branch per head dim holds theirs.
-    specialize_head_dims(out, head_dim(lg));
+    const Halide::Expr D = head_dim(lg);
+    specialize_head_dims(out, D);
+    unroll_pv_tile(tile, lg.vars, D, target);
 }
 
 void decode(LoweredGraph &lg, const Halide::Target &target) {
@@ -212,35 +245,22 @@ void decode(LoweredGraph &lg, const Halide::Target &target) {
     Halide::Func inv_sum = lg.func("attn_inv_sum");
     inv_sum.compute_root();
 
-    // P.V: per chunk, blocks of kKeyBlock keys, each taken by every KV head: for each query row
-    // of the head, the block's weighted sum (D floats, `tile`) accumulates in registers over the
-    // block's keys, whose v slices the head's R rows re-read from L1; then it is added to the
-    // chunk's partial sums.
+    // P.V: per chunk (rfactor), blocks of kKeyBlock keys, each taken by every KV head: for each
+    // query row of the head, the block's weighted sum (D floats, `tile`) accumulates in registers
+    // over the block's keys, whose v slices the head's R rows re-read from L1; then it is added to
+    // the chunk's partial sums.
     Halide::Func acc = lg.func("attn_out");   // [T, G, R, 1, D]: d is its axis 4
     acc.compute_root().vectorize(v[4], width, guard);
-    const Halide::RVar over_s = acc.rvars(0).back(), in_chunk(over_s.name() + "_in");
-    Halide::Func part = per_chunk(acc, over_s);
-    const Halide::Var chunk(acc.name() + "_chunk"), dv("acc_d_vec"), blk("pv_block");
-    const Halide::RVar kb(in_chunk.name() + "_b"), kin(in_chunk.name() + "_k");
-    part.update(0).split(in_chunk, kb, kin, kKeyBlock, guard);
-    Halide::Func tile = part.update(0).rfactor(kb, blk);
+    Halide::Func part = per_chunk(acc, acc.rvars(0).back());
     part.vectorize(v[4], width, guard);
-    part.update(0).reorder(v[4], v[3], v[2], v[1], kb, v[0], chunk).vectorize(v[4], width, guard);
-    tile.compute_at(part, v[2]).vectorize(v[4], width, guard);
-    tile.update(0)
-        .split(v[4], v[4], dv, width, guard)
-        .reorder(dv, v[4], kin)
-        .vectorize(dv);
+    Halide::Func tile = pv_in_registers(part, v, width);
     acc.update(0).vectorize(v[4], width, guard);
 
     lg.out.vectorize(v[3], width, guard);
 
     const Halide::Expr D = head_dim(lg);
     for (Halide::Func f : {scores, mx, mx_part, e, sum, sum_part, acc, part, tile, lg.out}) specialize_head_dims(f, D);
-    const int registers = target.has_feature(Halide::Target::AVX512) ? 32 : 16;
-    for (int d : {64, 128}) {   // a row's sums in registers, when that leaves registers for the operands
-        if (d / width <= registers - 4) tile.update(0).specialize(D == d).unroll(v[4]);
-    }
+    unroll_pv_tile(tile, v, D, target);
 }
 
 }  // namespace halogen::attention
