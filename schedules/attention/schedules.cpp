@@ -115,7 +115,8 @@ Halide::Func per_chunk(Halide::Func f, const Halide::RVar &rv) {
 Halide::Func pv_in_registers(Halide::Func acc, const std::vector<Halide::Var> &v, int width) {
     const auto guard = Halide::TailStrategy::GuardWithIf;
     // The keys' RVar, by its unqualified name (after per_chunk, the name of a split).
-    const std::string keys = acc.rvars(0).back().name().substr(acc.rvars(0).back().name().rfind('.') + 1);
+    const std::string qualified = acc.rvars(0).back().name();
+    const std::string keys = qualified.substr(qualified.rfind('.') + 1);
     const Halide::RVar over_s(keys), kb(keys + "_b"), kin(keys + "_k");
     acc.update(0).split(over_s, kb, kin, kKeyBlock, guard);
     const Halide::Var blk(acc.name() + "_block"), dv(acc.name() + "_d_vec");
@@ -182,6 +183,8 @@ void fused(LoweredGraph &lg, const Halide::Target &target) {
     e.compute_at(per_task).vectorize(lg.vars[3], width, Halide::TailStrategy::GuardWithIf);
     sum.compute_at(per_task);
     sum.update(0).unscheduled();
+    // 1/sum once per row: inlined, Halide folds e * (1/sum) into a division per key and row.
+    lg.func("attn_inv_sum").compute_at(per_task);
 
     // The weighted sum, per query: blocks of kKeyBlock keys, and for each head row the block's
     // sum (D floats, `tile`) in registers over its keys, whose v rows the R rows re-read from L1.
