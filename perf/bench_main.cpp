@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <regex>
@@ -437,7 +438,9 @@ int main(int argc, char **argv) {
         ->check(CLI::PositiveNumber)
         ->needs(goals);
     app.add_option("--threads", o.threads, "thread counts, each a column")->delimiter(',');
-    app.add_option("--budget", o.budget_s, "skip an implementation whose one call takes longer (seconds)");
+    auto *budget = app.add_option("--budget", o.budget_s,
+                                  "skip an implementation whose one call takes longer (seconds; with --goals, "
+                                  "no budget unless given: a skipped reference leaves its goal unmeasured)");
     app.add_option("--repetitions", o.repetitions, "repetitions of each benchmark (rounds with --goals)");
     app.add_option("--min-time", o.min_time_s, "seconds per repetition");
     app.add_option("--slow-down", o.slow_down, "regex: matching benchmarks take twice as long (a planted regression)");
@@ -448,6 +451,7 @@ int main(int argc, char **argv) {
     } catch (const CLI::ParseError &e) {
         return app.exit(e);
     }
+    if (o.goals && budget->count() == 0) o.budget_s = std::numeric_limits<double>::infinity();
     // Repetitions and time per repetition go in as Google Benchmark's own flags (before the
     // passed-through ones, which win), so that benchmark names stay "{case}/{impl}/t{threads}".
     // Interleaved, a benchmark's repetitions are spread over the whole run: a burst of load from
