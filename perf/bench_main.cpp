@@ -67,6 +67,10 @@ struct Options {
     std::string slow_down;      // regex: matching benchmarks take twice as long (regress demo)
 };
 
+// The goals and the full grid run in rounds (paired_rounds.h), the quick grid and the streaming
+// sweep as Google Benchmark's repetitions.
+bool in_rounds(const Options &o) { return o.goals || (!o.quick && !o.streaming_sweep); }
+
 // The buffer set the benchmarks of this round run on (prepared(c, copy)); only --goals changes it.
 int current_copy = 0;
 
@@ -382,6 +386,23 @@ std::vector<PairGroup> goal_groups(const std::vector<Timed> &benchmarks, const O
     return groups;
 }
 
+// The full grid in rounds: a group per case and thread count, its variants and peers back to back,
+// the limits each a group of their own. One case's buffers live at a time, as with --goals: the
+// grid's DRAM-sized cases (the matmul weights cycled through four times the last-level cache, the
+// lm_head) together outgrow the machine's memory.
+std::vector<PairGroup> case_groups(const std::vector<Timed> &benchmarks) {
+    std::vector<PairGroup> groups;
+    std::map<std::string, std::size_t> index;
+    for (const Timed &b : benchmarks) {
+        const std::size_t impl = b.name.find('/'), threads = b.name.rfind('/');
+        const std::string label = b.name.substr(0, impl) + b.name.substr(threads);
+        auto [it, fresh] = index.emplace(label, groups.size());
+        if (fresh) groups.push_back({label, {}});
+        groups[it->second].members.push_back(b);
+    }
+    return groups;
+}
+
 void add_context(const Options &o) {
     std::string peer_list;
     for (const Peer &p : found_peers()) peer_list += (peer_list.empty() ? "" : ",") + p.name;
@@ -389,7 +410,7 @@ void add_context(const Options &o) {
     benchmark::AddCustomContext("halogen_commit", source_version());
     benchmark::AddCustomContext("repetitions", std::to_string(o.repetitions));
     if (o.goals) benchmark::AddCustomContext("placements", std::to_string(o.placements));
-    benchmark::AddCustomContext("interleaved", o.goals ? "paired" : o.in_order ? "no" : "yes");
+    benchmark::AddCustomContext("interleaved", in_rounds(o) ? "paired" : o.in_order ? "no" : "yes");
     benchmark::AddCustomContext("grid", o.streaming_sweep ? "streaming-sweep"
                                         : o.goals         ? "goals"
                                         : o.quick         ? "quick"
@@ -441,11 +462,12 @@ int main(int argc, char **argv) {
     auto *budget = app.add_option("--budget", o.budget_s,
                                   "skip an implementation whose one call takes longer (seconds; with --goals, "
                                   "no budget unless given: a skipped reference leaves its goal unmeasured)");
-    app.add_option("--repetitions", o.repetitions, "repetitions of each benchmark (rounds with --goals)");
+    app.add_option("--repetitions", o.repetitions, "repetitions of each benchmark (rounds with --goals and in the full grid)");
     app.add_option("--min-time", o.min_time_s, "seconds per repetition");
     app.add_option("--slow-down", o.slow_down, "regex: matching benchmarks take twice as long (a planted regression)");
     app.add_flag("--in-order", o.in_order,
-                 "run each benchmark's repetitions back to back (default: randomly interleaved with the others')");
+                 "the quick grid and the sweep: each benchmark's repetitions back to back (default: randomly "
+                 "interleaved with the others')");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
@@ -457,20 +479,21 @@ int main(int argc, char **argv) {
     // Interleaved, a benchmark's repetitions are spread over the whole run: a burst of load from
     // the machine's other tenants then slows one of them, and the best of the rest stands, where
     // back to back it could slow all three (perf/notes.md).
-    // With --goals the rounds are runs of one repetition each, in the order paired_rounds.cpp
+    // With --goals and in the full grid the rounds are runs of one repetition each, in the order paired_rounds.cpp
     // sets, and the JSON file is written at the end (Google Benchmark would rewrite it every round).
-    std::vector<std::string> rest = {fmt::format("--benchmark_repetitions={}", o.goals ? 1 : o.repetitions),
+    const bool rounds = halogen::perf::in_rounds(o);
+    std::vector<std::string> rest = {fmt::format("--benchmark_repetitions={}", rounds ? 1 : o.repetitions),
                                      fmt::format("--benchmark_min_time={}", o.min_time_s),
                                      fmt::format("--benchmark_enable_random_interleaving={}",
-                                                 !o.in_order && !o.goals)};
-    // Its --benchmark_filter chooses goal points, not single benchmarks (goal_groups).
-    std::string goals_out, goals_filter;
+                                                 !o.in_order && !rounds)};
+    // With --goals, --benchmark_filter chooses goal points, not single benchmarks (goal_groups).
+    std::string rounds_out, goals_filter;
     for (const std::string &r : app.remaining()) {
-        if (o.goals && r.rfind("--benchmark_out=", 0) == 0) {
-            goals_out = r.substr(r.find('=') + 1);
+        if (rounds && r.rfind("--benchmark_out=", 0) == 0) {
+            rounds_out = r.substr(r.find('=') + 1);
         } else if (o.goals && r.rfind("--benchmark_filter=", 0) == 0) {
             goals_filter = r.substr(r.find('=') + 1);
-        } else if (!(o.goals && r.rfind("--benchmark_out_format=", 0) == 0)) {
+        } else if (!(rounds && r.rfind("--benchmark_out_format=", 0) == 0)) {
             rest.push_back(r);
         }
     }
@@ -480,13 +503,15 @@ int main(int argc, char **argv) {
     benchmark::Initialize(&n, args.data());
     if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
     try {
-        halogen::perf::one_case_at_a_time = o.goals;
+        halogen::perf::one_case_at_a_time = rounds;
         const auto benchmarks = halogen::perf::all_benchmarks(o);
         halogen::perf::add_context(o);
         if (o.goals) {
             halogen::perf::run_paired_rounds(halogen::perf::goal_groups(benchmarks, o, goals_filter), o.repetitions,
-                                             goals_out,
+                                             rounds_out,
                                              [&](int round) { halogen::perf::current_copy = round % o.placements; });
+        } else if (rounds) {
+            halogen::perf::run_paired_rounds(halogen::perf::case_groups(benchmarks), o.repetitions, rounds_out);
         } else {
             halogen::perf::register_each(benchmarks);
             benchmark::RunSpecifiedBenchmarks();

@@ -2,7 +2,8 @@
 T = 16 with hot ids and GroupNorm, two short rounds at 1 thread, each on its own set of buffers. Each timing carries its round and
 its goal point; a point's kernel, its peers and (a norm) limit:stream are all timed in every round,
 each leading in turn; limit:stream-cached gets its own group; perf/report --goals takes the
-medians of the rounds. Checks the wiring, not the speed. Standard library only.
+medians of the rounds. The full grid runs in rounds too, a group per case and thread count.
+Checks the wiring, not the speed. Standard library only.
 
     HALOGEN_PERF_BINARY=build/perf/halogen_perf /usr/bin/python3 -B perf/tests/test_goals_run.py
 """
@@ -55,6 +56,24 @@ class GoalsRun(unittest.TestCase):
             text = report(os.path.join(tmp, "goals.md"), FULL_RUN, "--goals", run)
             self.assertIn("GB/s vs `limit:stream` GB/s | 8x256x56x56 t1: ", text)
             self.assertIn("(median of 2 rounds, ", text)
+
+    def test_full_grid_in_rounds(self):
+        binary = perf_binary(self)
+        with tempfile.TemporaryDirectory() as tmp:
+            run = os.path.join(tmp, "grid.json")
+            data = run_perf(binary, run, "--threads", "1", "--repetitions", "2", "--min-time", "0.01",
+                            f"--benchmark_filter=^({GATHER}/halogen:gather|limit:fma)/")
+            context = data["context"]
+            self.assertEqual((context["grid"], context["interleaved"]), ("full", "paired"))
+            rounds = defaultdict(set)      # benchmark -> its rounds, each under its group's label
+            for b in data["benchmarks"]:
+                self.assertFalse(b.get("error_occurred"), b.get("error_message"))
+                name = "/".join(b["run_name"].split("/")[:3])
+                case, threads = name.split("/")[0], name.split("/")[-1]
+                self.assertEqual(b["label"], f"{case}/{threads}")
+                rounds[name].add(b["repetition_index"])
+            self.assertEqual(dict(rounds), {f"{GATHER}/halogen:gather/t1": {0, 1},
+                                            "limit:fma/machine/t1": {0, 1}})
 
 
 if __name__ == "__main__":
