@@ -462,7 +462,8 @@ int main(int argc, char **argv) {
     auto *budget = app.add_option("--budget", o.budget_s,
                                   "skip an implementation whose one call takes longer (seconds; with --goals, "
                                   "no budget unless given: a skipped reference leaves its goal unmeasured)");
-    app.add_option("--repetitions", o.repetitions, "repetitions of each benchmark (rounds with --goals and in the full grid)");
+    app.add_option("--repetitions", o.repetitions,
+                   "repetitions of each benchmark (rounds with --goals and in the full grid)");
     app.add_option("--min-time", o.min_time_s, "seconds per repetition");
     app.add_option("--slow-down", o.slow_down, "regex: matching benchmarks take twice as long (a planted regression)");
     app.add_flag("--in-order", o.in_order,
@@ -479,8 +480,9 @@ int main(int argc, char **argv) {
     // Interleaved, a benchmark's repetitions are spread over the whole run: a burst of load from
     // the machine's other tenants then slows one of them, and the best of the rest stands, where
     // back to back it could slow all three (perf/notes.md).
-    // With --goals and in the full grid the rounds are runs of one repetition each, in the order paired_rounds.cpp
-    // sets, and the JSON file is written at the end (Google Benchmark would rewrite it every round).
+    // With --goals and in the full grid the rounds are runs of one repetition each, in the order
+    // paired_rounds.cpp sets, and the JSON file is written at the end (Google Benchmark would
+    // rewrite it every round).
     const bool rounds = halogen::perf::in_rounds(o);
     std::vector<std::string> rest = {fmt::format("--benchmark_repetitions={}", rounds ? 1 : o.repetitions),
                                      fmt::format("--benchmark_min_time={}", o.min_time_s),
