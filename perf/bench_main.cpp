@@ -449,7 +449,7 @@ int main(int argc, char **argv) {
                  "streaming stores (where the streaming threshold belongs), no peers")
         ->excludes(quick);
     auto *goals = app.add_flag("--goals", o.goals,
-                 "only what issue 5's goals compare, in paired rounds: each kernel timed right next to its "
+                 "only what the goals compare (docs/perf.md), in paired rounds: each kernel timed right next to its "
                  "references, --repetitions rounds; --benchmark_out=FILE gets the JSON of all rounds")
         ->excludes(quick)
         ->excludes("--streaming-sweep");
@@ -471,6 +471,10 @@ int main(int argc, char **argv) {
                  "interleaved with the others')");
     try {
         app.parse(argc, argv);
+        if (o.in_order && halogen::perf::in_rounds(o)) {
+            throw CLI::ValidationError("--in-order", "applies to --quick and --streaming-sweep only: the full grid and "
+                                                     "--goals run in paired rounds");
+        }
     } catch (const CLI::ParseError &e) {
         return app.exit(e);
     }

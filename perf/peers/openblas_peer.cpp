@@ -1,6 +1,8 @@
 // The OpenBLAS peer (openblas_peer.h). y[M, N] = x[M, K] . W[N, K]^T (+ bias): one sgemv for a
 // single token, one sgemm otherwise; a bias is copied into y first and the product added to it
-// (beta = 1), as a BLAS user computes Linear.
+// (beta = 1), as a BLAS user computes Linear. Both are one operation, "sgemm", whatever M is:
+// halogen_perf reads a peer's operation names off a family's tiny case (peer_op_names), so a name
+// that changed with the shape would leave the other shapes without their OpenBLAS time.
 #include "perf/peers/openblas_peer.h"
 
 #include <cstring>
@@ -23,7 +25,7 @@ std::vector<PeerOp> ops(const PeerCase &c) {
     float *yp = static_cast<float *>(c.output.data);
     const float *bias = c.inputs.count("bias") ? static_cast<const float *>(c.inputs.at("bias").data) : nullptr;
     PeerOp op;
-    op.name = M == 1 ? (bias ? "sgemv + bias" : "sgemv") : (bias ? "sgemm + bias" : "sgemm");
+    op.name = bias ? "sgemm + bias" : "sgemm";   // sgemv at M = 1
     op.writes_output = true;
     op.run = [=] {
         if (bias) {

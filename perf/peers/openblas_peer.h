@@ -1,5 +1,6 @@
-// The OpenBLAS peer: cblas_sgemm and cblas_sgemv (Debian's libopenblas-dev, its pthread build) on
-// the matmul families' cases, the weight as checkpoints store it ([N, K], used transposed).
+// The OpenBLAS peer: cblas_sgemm, or cblas_sgemv at M = 1, under one name, "sgemm" (Debian's
+// libopenblas-dev, its pthread build), on the matmul families' cases, the weight as checkpoints
+// store it ([N, K], used transposed).
 // Built only when perf/'s CMakeLists.txt finds OpenBLAS.
 #pragma once
 

@@ -5,7 +5,7 @@ and speed against that peer. A family's group is its home as the run records the
 
 import re
 from collections import Counter
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from . import markdown as md
 from .metrics import Limits, best_peer, family_of, fraction_of_limit, impl_order, limit_name, rate, speedup
@@ -58,20 +58,19 @@ def main_limit(results: List[Result]) -> str:
     return names.most_common(1)[0][0] if names else "limit"
 
 
-# halogen_perf's error for a peer operation made for some cases of a family and not this one
-# (OpenBLAS's sgemm where a case with one row takes sgemv): not a failure, left out of the list.
-NOT_MADE = "the peer made no such operation for this case"
-
-
 def peer_failures(runs: Runs, cases: List[str]) -> List[str]:
-    """A line per peer that gave no time (a mismatch, an error), which the best-peer column hides."""
-    lines = []
+    """A line per peer and reason it gave no time (a mismatch, an error), which the best-peer column
+    hides, naming the cases and thread counts it applies to."""
+    where: Dict[Tuple[str, str], List[str]] = {}
     for case in cases:
         order = variant_order(runs, [case])
+        threads: Dict[Tuple[str, str], List[str]] = {}
         for r in sorted(runs.of_case(case), key=lambda r: (r.threads, order(r.impl))):
-            if r.is_peer and not r.ok and r.error != NOT_MADE:
-                lines.append(f"- `{case}` t{r.threads} `{r.impl}`: {r.error or 'no time'}")
-    return lines
+            if r.is_peer and not r.ok:
+                threads.setdefault((r.impl, r.error or "no time"), []).append(f"t{r.threads}")
+        for key, ts in threads.items():
+            where.setdefault(key, []).append(f"`{case}` {', '.join(ts)}")
+    return [f"- `{impl}`, {'; '.join(at)}: {error}" for (impl, error), at in where.items()]
 
 
 def group_table(runs: Runs, limits: Limits, cases: List[str]) -> str:

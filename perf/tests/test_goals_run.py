@@ -3,12 +3,16 @@ T = 16 with hot ids and GroupNorm, two short rounds at 1 thread, each on its own
 its goal point; a point's kernel, its peers and (a norm) limit:stream are all timed in every round,
 each leading in turn; limit:stream-cached gets its own group; perf/report --goals takes the
 medians of the rounds. The full grid runs in rounds too, a group per case and thread count.
+Every peer operation registered for a one-row matmul (GEMV) case runs there: a peer's operation
+names are read off a family's tiny case, and must not change with the shape. --in-order, which
+only the quick grid and the sweep honour, is refused elsewhere.
 Checks the wiring, not the speed. Standard library only.
 
     HALOGEN_PERF_BINARY=build/perf/halogen_perf /usr/bin/python3 -B perf/tests/test_goals_run.py
 """
 
 import os
+import subprocess
 import tempfile
 import unittest
 from collections import defaultdict
@@ -74,6 +78,27 @@ class GoalsRun(unittest.TestCase):
                 rounds[name].add(b["repetition_index"])
             self.assertEqual(dict(rounds), {f"{GATHER}/halogen:gather/t1": {0, 1},
                                             "limit:fma/machine/t1": {0, 1}})
+
+
+    def test_in_order_is_refused_where_rounds_run(self):
+        binary = perf_binary(self)
+        for grid in ([], ["--goals"]):
+            done = subprocess.run([binary, "--in-order", *grid, "--threads", "1"], capture_output=True, text=True)
+            self.assertNotEqual(done.returncode, 0, grid)
+            self.assertIn("--in-order: applies to --quick and --streaming-sweep only", done.stderr)
+
+    def test_peers_run_on_one_row(self):
+        binary = perf_binary(self)
+        with tempfile.TemporaryDirectory() as tmp:
+            run = os.path.join(tmp, "gemv.json")
+            data = run_perf(binary, run, "--quick", "--threads", "1", "--repetitions", "1", "--min-time", "0.01",
+                            "--benchmark_filter=^(matmul|linear):M=1,K=2048,N=2048/")
+            peers = set(filter(None, data["context"]["peers"].split(",")))
+            ran = set()
+            for b in data["benchmarks"]:
+                self.assertFalse(b.get("error_occurred"), f"{b['run_name']}: {b.get('error_message')}")
+                ran.add(b["run_name"].split("/")[1].split(":")[0])
+            self.assertEqual(ran, {"halogen"} | peers)
 
 
 if __name__ == "__main__":

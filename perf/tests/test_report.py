@@ -161,7 +161,7 @@ def matmul_benchmarks(ratios_at):
         gemv = matmul_counters(1, 2048, 8192)
         gemv_ms = gemv["bytes"] / (r["read-dram"] * dram) * 1e3
         bench(MATMUL_GEMV, "halogen:tiled", t, gemv_ms, gemv)
-        bench(MATMUL_GEMV, "openblas:sgemv", t, r["gemv peer"] * gemv_ms, gemv)   # the strongest peer
+        bench(MATMUL_GEMV, "openblas:sgemm", t, r["gemv peer"] * gemv_ms, gemv)   # the strongest peer
         bench(MATMUL_GEMV, "onednn:matmul (weights reordered at setup)", t, (r["gemv peer"] + 0.5) * gemv_ms, gemv)
         bench(MATMUL_GEMV, "libtorch:mm", t, (r["gemv peer"] + 0.1) * gemv_ms, gemv)
         bench(MATMUL_GEMV_BF16, "halogen:tiled", t, gemv_ms / r["bf16"], matmul_counters(1, 2048, 8192, 2))
@@ -264,7 +264,7 @@ class TablesAndGoals(unittest.TestCase):
         self.assertEqual(row(conv, case="`conv2d:1x64x56x56,k=64x3x3`", t="1")["mullapudi2016"], "not built")
         norms = table_after(self.text, "## Norms")
         self.assertEqual(row(norms, case="`groupnorm:8x256x56x56`", t="1")["× best peer"], "–")
-        self.assertIn("- `groupnorm:8x256x56x56` t2 `libtorch:native_group_norm (allocates)`: "
+        self.assertIn("- `libtorch:native_group_norm (allocates)`, `groupnorm:8x256x56x56` t1, t2: "
                       "MISMATCH against halogen:naive: max|err| 0.0031", self.text)
 
     def test_goal_verdicts(self):
@@ -537,6 +537,34 @@ class Inputs(unittest.TestCase):
         self.assertLessEqual(len(text.splitlines()), MAX_LINES)
 
 
+class PeersWithoutATime(unittest.TestCase):
+    """A peer that gave no time is listed under its family's table, one line per peer and reason,
+    naming every case and thread count it applies to."""
+
+    def test_one_line_per_peer_and_reason(self):
+        with open(FIXTURE) as f:
+            context = matmul_context(json.load(f)["context"])
+        entries = []
+        for case in (MATMUL_GEMM, MATMUL_GEMV):
+            counters = matmul_counters(128 if case == MATMUL_GEMM else 1, 2048, 8192)
+            for t in (1, 2):
+                entries += with_counters(sweep_entries(case, "halogen:tiled", t, [1.0, 1.1, 1.2]), **counters)
+                for impl, error in (("openblas:sgemm", "failed: out of memory"), ("libtorch:mm", "MISMATCH")):
+                    if impl == "libtorch:mm" and (case, t) != (MATMUL_GEMV, 2):
+                        continue
+                    for e in sweep_entries(case, impl, t, [1.0]):
+                        entries.append(dict(e, error_occurred=True, error_message=error))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "run.json")
+            write_run(path, context, entries)
+            lines = run_report(tmp, [path], "--no-plots").splitlines()
+        listed = [line for line in lines if line.startswith("- `openblas:") or line.startswith("- `libtorch:")]
+        self.assertEqual(listed, [
+            f"- `openblas:sgemm`, `{MATMUL_GEMV}` t1, t2; `{MATMUL_GEMM}` t1, t2: failed: out of memory",
+            f"- `libtorch:mm`, `{MATMUL_GEMV}` t2: MISMATCH",
+        ])
+
+
 class MatmulGoals(unittest.TestCase):
     """The matmul goals on hand-made runs of the packed families (matmul_benchmarks): each PASSes on
     good numbers, FAILs on a point under its threshold and is NOT MEASURED without a case of its
@@ -568,8 +596,8 @@ class MatmulGoals(unittest.TestCase):
                          "M=128,K=2048,N=8192 t2 vs onednn:matmul (weights reordered at setup): 1.25×")
         self.assertEqual(measured[MATMUL_GOALS[2]],
                          "M=1,K=2048,N=8192,dram t1: 0.90×; M=1,K=2048,N=8192,dram t2: 0.90×")
-        self.assertEqual(measured[MATMUL_GOALS[3]], "M=1,K=2048,N=8192,dram t1 vs openblas:sgemv: 1.05×; "
-                                                    "M=1,K=2048,N=8192,dram t2 vs openblas:sgemv: 1.05×")
+        self.assertEqual(measured[MATMUL_GOALS[3]], "M=1,K=2048,N=8192,dram t1 vs openblas:sgemm: 1.05×; "
+                                                    "M=1,K=2048,N=8192,dram t2 vs openblas:sgemm: 1.05×")
         self.assertEqual(measured[MATMUL_GOALS[4]],
                          "M=1,K=2048,N=8192,dram t1: 2.00×; M=1,K=2048,N=8192,dram t2: 2.00×")
         self.assertEqual(measured[MATMUL_GOALS[5]],
@@ -589,7 +617,7 @@ class MatmulGoals(unittest.TestCase):
         self.assertEqual(measured[0], "M=128,K=2048,N=8192 t1: 0.80×; M=128,K=2048,N=8192 t2: 0.74×")
         self.assertTrue(measured[1].endswith("t2 vs onednn:matmul (weights reordered at setup): 1.19×"), measured[1])
         self.assertTrue(measured[2].endswith("M=1,K=2048,N=8192,dram t2: 0.84×"), measured[2])
-        self.assertTrue(measured[3].endswith("t2 vs openblas:sgemv: 0.99×"), measured[3])
+        self.assertTrue(measured[3].endswith("t2 vs openblas:sgemm: 0.99×"), measured[3])
         self.assertTrue(measured[4].endswith("M=1,K=2048,N=8192,dram t2: 1.79×"), measured[4])
         # The roofline names its bound: float32 weights take longer to read than their FMAs, bfloat16 ones not.
         self.assertTrue(measured[5].endswith("M=16,K=2048,N=8192,dram t2: 0.79× (read-dram-bound)"), measured[5])
