@@ -13,6 +13,9 @@ namespace halogen::matmuls {
 // Outputs per panel of packed weights: two AVX-512 vectors of float32. Every llama3 and SmolLM2
 // projection has a multiple of 32 outputs.
 constexpr int64_t kPanelRows = 32;
+// One token's dot products (decode) read each panel as this many parts of K side by side: that many
+// streams of W per task (panels.cpp).
+constexpr int kDecodeStreams = 2;
 
 Family matmul();              // x [*M, K], weight [N, K] -> [*M, N]
 Family linear();              // the same plus bias [N]

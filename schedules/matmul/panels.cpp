@@ -15,7 +15,9 @@
 //     out[.., 32 p ..] = acc                                     (stores guarded past M)
 //
 // gemv (few tokens): K in blocks of kBlock (a piece of the panel kept in the L1 across the token
-// groups); one token (decode) takes a path of its own, 2 accumulators; 2 to 4 tokens G = 4 (8
+// groups); one token (decode) takes a path of its own: the panel's first and second half of K
+// read side by side, two streams of W per task, with an accumulator per vector of the panel and
+// half, added at the end; 2 to 4 tokens G = 4 (8
 // accumulators, at most 2 token rows that nobody reads); 5 to 16 tokens G = 8 (16 accumulators: 2
 // panel loads and 8 broadcasts feed 16 FMAs, where G = 4 feeds 8 with 6 loads).
 // tiled (GEMM): G = 12, 24 zmm accumulators, no K blocking: the panel (32 x K, 256 KiB for K =
@@ -76,8 +78,18 @@ void panel_tasks(LoweredGraph &lg, const Halide::Target &target, bool tiles) {
 
     const PanelGroups groups = panel_groups(target);
     Halide::Stage update = g.sum.update();
-    // One token (decode): the panel against one row of x, one accumulator per vector.
-    update.specialize(g.tokens == 1).reorder(g.n, g.m, g.u, g.r).vectorize(g.n, width).unroll(g.n);
+    // One token (decode): the panel against one row of x, its K in kDecodeStreams parts read side by
+    // side (`parts`, an accumulator per vector of the panel and part), then the parts added.
+    {
+        Halide::Stage one = update.specialize(g.tokens == 1);
+        Halide::RVar ko("k_part"), ki("k_in");
+        one.split(g.r, ko, ki, (g.depth + kDecodeStreams - 1) / kDecodeStreams, TailStrategy::GuardWithIf);
+        Var part("part");
+        Halide::Func parts = one.rfactor(ko, part);
+        one.reorder(g.n, ko, g.u, g.m).vectorize(g.n, width).unroll(g.n);
+        parts.compute_at(g.sum, g.m).bound(part, 0, kDecodeStreams).vectorize(g.n, width).unroll(g.n).unroll(part);
+        parts.update().reorder(g.n, part, g.u, g.m, ki).vectorize(g.n, width).unroll(g.n).unroll(part);
+    }
     // Specializations are tried in the order they are made: 1, then up to kSmallTokens tokens
     // (where the small groups differ from the others).
     if (groups.small != groups.few) token_groups(update.specialize(g.tokens <= kSmallTokens), g, width, groups.small, kBlock);

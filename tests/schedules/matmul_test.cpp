@@ -332,15 +332,6 @@ int count_prefix(const std::vector<std::string> &ops, const std::string &prefix)
     return int(std::count_if(ops.begin(), ops.end(), [&](const std::string &o) { return o.rfind(prefix, 0) == 0; }));
 }
 
-// The block that holds the most FMAs: the inner loop of the largest register tile.
-std::vector<std::string> hottest_loop(const std::string &family, const std::string &variant) {
-    std::vector<std::string> best;
-    for (const auto &block : blocks_of(family, variant)) {
-        if (count_prefix(block, "vfmadd") > count_prefix(best, "vfmadd")) best = block;
-    }
-    return best;
-}
-
 // Instructions that touch the stack: register spills and reloads.
 int count_stack(const std::vector<std::string> &ops) {
     return int(std::count_if(ops.begin(), ops.end(), [](const std::string &o) { return o.find("(%rsp)") != std::string::npos; }));
@@ -350,27 +341,65 @@ int count_stack(const std::vector<std::string> &ops) {
 // panel_groups); the AOT kernels are compiled for it.
 int float_lanes() { return halogen::host_target().natural_vector_size(Halide::Float(32)); }
 
-// A panel of 32 outputs is 32 / lanes vectors: each step loads them, broadcasts x for each of the
-// G tokens and issues one FMA per vector and token, nothing spilled (AVX-512: 2 loads, 12
-// broadcasts, 24 FMAs).
+// Reads of memory other than broadcasts: the panel's vectors (a load, or an FMA's memory operand).
+int panel_reads(const std::vector<std::string> &ops) {
+    return int(std::count_if(ops.begin(), ops.end(), [](const std::string &o) {
+        return o.find("(%") != std::string::npos && o.rfind("vbroadcastss", 0) != 0 && o.find("(%rsp)") == std::string::npos;
+    }));
+}
+
+// The blocks of a kernel's assembly with `fmas` FMAs that read `reads` panel vectors.
+std::vector<std::vector<std::string>> loops_with(const std::string &family, const std::string &variant, int fmas, int reads) {
+    std::vector<std::vector<std::string>> found;
+    for (const auto &block : blocks_of(family, variant)) {
+        if (count_prefix(block, "vfmadd") == fmas && panel_reads(block) == reads) found.push_back(block);
+    }
+    return found;
+}
+
+// A panel of 32 outputs is 32 / lanes vectors: each step of the GEMM's loop loads them once,
+// broadcasts x for each of the G tokens and issues one FMA per vector and token, nothing spilled
+// (AVX-512: 2 loads, 12 broadcasts, 24 FMAs).
 TEST(MatmulAssembly, TiledInnerLoopIsPanelLoadsBroadcastsAndFmasOnly) {
     const int vectors = 32 / float_lanes(), group = matmuls::panel_groups(halogen::host_target()).tiles;
     for (const char *family : {"matmul_packed", "matmul_packed_bf16"}) {
-        const std::vector<std::string> loop = hottest_loop(family, "tiled");
-        std::string text;
-        for (const std::string &op : loop) text += op + " ";
-        EXPECT_EQ(count_prefix(loop, "vfmadd"), vectors * group) << family << ": " << text;
-        EXPECT_EQ(count_prefix(loop, "vbroadcastss"), group) << family << ": " << text;
-        EXPECT_EQ(count_prefix(loop, "vgather") + count_prefix(loop, "vpgather") + count_prefix(loop, "vinsert") +
-                      count_prefix(loop, "vpinsr"),
-                  0)
-            << family << ": " << text;
-        EXPECT_EQ(count_stack(loop), 0) << family << ": " << text;
-        if (std::string(family) == "matmul_packed") {
-            EXPECT_EQ(count_prefix(loop, "vmovups") + count_prefix(loop, "vmovaps"), vectors) << text;
-        } else {   // bfloat16 widened on the load: a zero extension and a shift by 16
-            EXPECT_EQ(count_prefix(loop, "vpmovzxwd"), vectors) << text;
-            EXPECT_EQ(count_prefix(loop, "vpslld"), vectors) << text;
+        const auto loops = loops_with(family, "tiled", vectors * group, vectors);
+        ASSERT_FALSE(loops.empty()) << family << ": no loop of " << vectors * group << " FMAs reading the panel once";
+        for (const std::vector<std::string> &loop : loops) {
+            std::string text;
+            for (const std::string &op : loop) text += op + " ";
+            EXPECT_EQ(count_prefix(loop, "vbroadcastss"), group) << family << ": " << text;
+            EXPECT_EQ(count_prefix(loop, "vgather") + count_prefix(loop, "vpgather") + count_prefix(loop, "vinsert") +
+                          count_prefix(loop, "vpinsr"),
+                      0)
+                << family << ": " << text;
+            EXPECT_EQ(count_stack(loop), 0) << family << ": " << text;
+            if (std::string(family) == "matmul_packed") {
+                EXPECT_EQ(count_prefix(loop, "vmovups") + count_prefix(loop, "vmovaps"), vectors) << text;
+            } else {   // bfloat16 widened on the load: a zero extension and a shift by 16
+                EXPECT_EQ(count_prefix(loop, "vpmovzxwd"), vectors) << text;
+                EXPECT_EQ(count_prefix(loop, "vpslld"), vectors) << text;
+            }
+        }
+    }
+}
+
+// One token (decode) reads each panel as kDecodeStreams parts of K side by side: a step of its
+// loop reads a row of the panel from each part, broadcasts x once per part and issues an FMA per
+// vector and part, nothing spilled.
+TEST(MatmulAssembly, OneTokenReadsThePanelInParts) {
+    const int vectors = 32 / float_lanes(), parts = matmuls::kDecodeStreams;
+    for (const char *family : {"matmul_packed", "matmul_packed_bf16"}) {
+        for (const char *variant : {"tiled", "gemv"}) {
+            const auto loops = loops_with(family, variant, vectors * parts, vectors * parts);
+            ASSERT_FALSE(loops.empty()) << family << " " << variant << ": no loop of " << vectors * parts
+                                        << " FMAs reading " << parts << " parts of the panel";
+            for (const std::vector<std::string> &loop : loops) {
+                std::string text;
+                for (const std::string &op : loop) text += op + " ";
+                EXPECT_EQ(count_prefix(loop, "vbroadcastss"), parts) << family << " " << variant << ": " << text;
+                EXPECT_EQ(count_stack(loop), 0) << family << " " << variant << ": " << text;
+            }
         }
     }
 }
