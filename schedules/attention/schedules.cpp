@@ -9,9 +9,10 @@
 //
 // fused: one kernel, two passes over each task's keys:
 //   parallel over (g, tile of kTileQ queries):       (a task: kTileQ * R rows sharing K and V rows)
-//     for each block of 16 keys: scores[ti][r][s] = q . k[s] for every row of the tile and key of
-//                                the block (dot form along D, the cache's contiguous axis; the
-//                                block's k rows read once, then from L1 per row)
+//     for each block of 32 keys (AVX-512; 8 on AVX2): kt = the block's k rows transposed, then
+//                                per head r, scores[ti][r][block] as a register tile of kTileQ
+//                                rows x the block's keys, outer products over D (scores_per_task;
+//                                under kTileQ queries, a decode step, the dot form along D)
 //     max[ti][r], then e[ti][r][s] = exp(score - max), sum[ti][r]    (visible keys only)
 //     for ti, each block of 16 keys, each r: acc[r][d] += e[ti][r][s] / sum * v[s][d] over the
 //             block's keys, the D sums in registers (the block's v rows re-read from L1 per r)
@@ -19,9 +20,9 @@
 // the task's L2, never the T x S matrix. This is a two-pass softmax with the max computed per tile
 // at the tile's compute level, not an online one: the graph's max is a reduction over all of S, and
 // a schedule cannot turn it into a running max (that would be another algorithm). The max, the sum
-// and P.V loop over each row's visible keys only (the lowering's masked reductions), and e is
-// computed for the keys the tile's rows see; the scores are still computed for every key of the
-// tile, since bounds inference takes the max's whole domain for them (docs/schedules.md).
+// and P.V loop over each row's visible keys only (the lowering's masked reductions), but the
+// scores and e are computed for every key: bounds inference takes the max's whole domain for the
+// scores, and P.V's blocks of keys ask for e whole (docs/schedules.md).
 //
 // decode: for a few queries over a long cache (a decode step, T = 1), where `fused` has only G
 // tasks and each reads a 256-byte slice of every 2 KiB cache row. Each phase is parallel over
@@ -48,7 +49,7 @@ namespace halogen::attention {
 
 namespace {
 
-constexpr int kTileQ = 8;      // fused: queries per task
+constexpr int kTileQ = 8;      // fused: queries per task, and rows of q.k's register tile
 // q.k: keys per block. A head's k rows of a block (4 KiB at D = 64) stay in L1 while the rows that
 // read them take the block in turn, and each row's scores of a block are one store stream, not a
 // store per key at a stride of S floats (which maps the rows to one L1 set when S is a multiple of
@@ -144,6 +145,97 @@ void unroll_pv_tile(Halide::Func tile, const std::vector<Halide::Var> &v, const 
     }
 }
 
+const Node &scores_node(const LoweredGraph &lg) {
+    for (const auto &[node, f] : lg.funcs) {
+        if (node->name == "attn_scores") return *node;
+    }
+    throw ScheduleError("attention: the group has no attn_scores");
+}
+
+// The number of queries T (q's first extent) as the group reads it.
+Halide::Expr queries(const LoweredGraph &lg) { return lg.extent(scores_node(lg).inputs[0].shape().front()); }
+
+// The k buffer's Func, and a wrapper of it that only `consumer` (the rfactor of q.k's sum) reads:
+// the Funcs between the consumer and the buffer (the product q * k and k's views) are cloned for
+// it, so that the sum's other definitions still read the buffer itself.
+std::pair<Halide::Func, Halide::Func> k_for(const LoweredGraph &lg, Halide::Func consumer) {
+    const Node *product = scores_node(lg).inputs[0].get();   // q [T, G, R, 1, D] * k [1, G, 1, S, D]
+    const Node *n = product->inputs[1].get();
+    while (lg.group.contains(n) && is_view(n->op)) n = n->inputs[0].get();
+    Halide::Func buffer = lg.funcs.at(n), f = lg.funcs.at(product);
+    while (true) {
+        const Halide::Func clone = f.clone_in(consumer);
+        const auto callees = Halide::Internal::find_direct_calls(f.function());
+        if (callees.count(buffer.name())) return {buffer, buffer.in(clone)};
+        const auto reaches = [&](const auto &callee) {
+            return Halide::Internal::find_transitive_calls(callee.second).count(buffer.name()) > 0;
+        };
+        const auto next = std::find_if(callees.begin(), callees.end(), reaches);
+        if (next == callees.end()) throw ScheduleError("attention: q.k does not read the k buffer " + buffer.name());
+        consumer = clone;
+        f = Halide::Func(next->second);
+    }
+}
+
+// fused's q.k (`scores`, [T, G, R, S, 1], a sum over D), computed per task.
+//
+// From kTileQ queries on, as register tiles of outer products: scores' update walks blocks of
+// two vectors of keys (AVX-512: 32 keys, 16 accumulators; AVX2, with half the registers: one); per block and query head r, `tile` (the sum's rfactor over all of D)
+// holds the task's kTileQ query rows x the block's keys in registers, and for each d takes one
+// broadcast of q per row and one load per key vector of `kt`, the block's k rows transposed (keys
+// contiguous), which the task's R heads share. No horizontal sums. The tile is always whole
+// (bound_extent): a last task with fewer queries, or a last block with fewer keys, computes rows
+// and keys nobody reads, from inputs read clamped (kClampInputs).
+//
+// Below kTileQ queries (a decode step), where a tile would be mostly rows nobody reads: each score
+// as one vector of partial sums along D and one horizontal sum (the dot form), blocks of
+// kKeyBlock keys outermost.
+void scores_per_task(const LoweredGraph &lg, Halide::Func scores, const Halide::Target &target) {
+    const std::vector<Halide::Var> &v = lg.vars;
+    const Halide::Var t = v[0], g = v[1], r = v[2], s = v[3], one = v[4];
+    const auto guard = Halide::TailStrategy::GuardWithIf;
+    const int width = target.natural_vector_size(Halide::Float(32));
+    const int keys = (target.has_feature(Halide::Target::AVX512) ? 2 : 1) * width;
+
+    Halide::Stage tiles = scores.update(0).specialize(queries(lg) >= kTileQ);
+    const Halide::RVar rd = scores.rvars(0).back();
+    const Halide::RVar whole(rd.name() + "_whole"), rdi(rd.name() + "_d");
+    tiles.split(rd, whole, rdi, head_dim(lg), guard);   // `whole`: one step
+    const Halide::Var u("qk_whole");
+    Halide::Func tile = tiles.rfactor(whole, u);
+    const Halide::Var kb("qk_block"), kk("qk_key");
+    tiles.split(s, kb, kk, keys, guard).reorder(whole, one, kk, t, r, kb, g);
+
+    const Halide::Var so("qk_s"), sv("qk_sv"), sl("qk_lane"), to("qk_t"), ti("qk_row");
+    tile.compute_at(scores, r).bound_extent(s, keys).bound_extent(t, kTileQ);
+    for (Halide::Stage st : {Halide::Stage(tile), tile.update(0)}) {
+        st.split(s, so, sv, keys).split(sv, sv, sl, width).split(t, to, ti, kTileQ);
+    }
+    tile.reorder(sl, sv, ti, one, u, r, g, so, to).vectorize(sl).unroll(sv).unroll(ti);
+    tile.update(0).reorder(sl, sv, ti, rdi, one, u, r, g, so, to).vectorize(sl).unroll(sv).unroll(ti);
+
+    // The block's k rows, transposed: kt(d, g, s) stored with s innermost, made in 8 x 8 squares:
+    // 8 dense loads of 8 d (`rows`), stored as 8 vectors of 8 keys (a vector along s read
+    // straight from the cache would gather each key from its own row).
+    auto [buffer, kt] = k_for(lg, tile);
+    const std::vector<Halide::Var> ka = kt.args();   // (d, g, s)
+    const Halide::Var kso("kt_s"), ksi("kt_si"), kdo("kt_d"), kdi("kt_di");
+    kt.compute_at(scores, kb)
+        .bound_extent(ka[2], keys)
+        .reorder_storage(ka[2], ka[0], ka[1])
+        .tile(ka[2], ka[0], kso, kdo, ksi, kdi, 8, 8, guard)
+        .reorder(ksi, kdi, kso, kdo)
+        .vectorize(ksi)
+        .unroll(kdi);
+    Halide::Func rows = Halide::Func(buffer).in(kt);
+    const std::vector<Halide::Var> ra = rows.args();
+    rows.compute_at(kt, kso).bound_extent(ra[0], 8).bound_extent(ra[2], 8).vectorize(ra[0]).unroll(ra[2]);
+
+    const Halide::Var sb("s_block"), sk("s_key");
+    const Halide::RVar lanes = score_lanes(scores, one, width);
+    scores.update(0).split(s, sb, sk, kKeyBlock, guard).reorder(lanes, one, sk, r, t, sb, g).atomic().vectorize(lanes);
+}
+
 }  // namespace
 
 void naive(LoweredGraph &lg, const Halide::Target &target) { apply_schedule(lg, "simd", target); }
@@ -162,19 +254,10 @@ void fused(LoweredGraph &lg, const Halide::Target &target) {
         .vectorize(dv);
     const Halide::LoopLevel per_task(out, task), per_token(out, ti);
 
-    // q.k for every row of the tile and every key: blocks of keys outermost, each score one
-    // vector of partial sums and one horizontal sum (a vector reduction).
+    // q.k for every row of the tile and every key (scores_per_task).
     Halide::Func scores = lg.func("attn_scores");
     scores.compute_at(per_task);
-    {
-        const Halide::Var s = lg.vars[3], one = lg.vars[4], so("s_block"), si("s_key");
-        const Halide::RVar ri = score_lanes(scores, one, width);
-        scores.update(0)
-            .split(s, so, si, kKeyBlock, Halide::TailStrategy::GuardWithIf)
-            .reorder(ri, one, si, r, t, so, g)
-            .atomic()
-            .vectorize(ri);
-    }
+    scores_per_task(lg, scores, target);
 
     // Row statistics and probabilities, once per row of the tile.
     Halide::Func mx = lg.func("attn_max"), e = lg.func("attn_exp"), sum = lg.func("attn_sum");

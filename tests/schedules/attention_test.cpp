@@ -106,6 +106,7 @@ const std::vector<Problem> kProblems = {
     {70, 131, 6, 6, 16},   // R = 1, p0 = 61
     {33, 300, 12, 4, 64},  // p0 = 267, R = 3
     {1, 517, 8, 2, 128},   // decode over three chunks of keys, the last one partial, D = 128
+    {12, 45, 8, 2, 128},   // prefill with D = 128: a q.k tile of 8 queries and a partial one
 };
 
 // li2018's kernel sizes its buffers from the autoscheduler's split factors (up to ~7e7 elements),
