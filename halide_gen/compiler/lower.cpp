@@ -344,9 +344,26 @@ Expr Lowerer::view(const Node &n, const std::vector<Expr> &o) {
 // the reduction of x over the points where cond holds. Lowered that way (an RDom with
 // where(cond)), cond becomes a bound of the reduction loop wherever Halide can solve it for the
 // reduction variables, and what the skipped points would read is neither computed nor asked for
-// by bounds inference: a causal mask's masked keys are skipped, not multiplied by 0. cond must be
+// by bounds inference: a causal mask's masked keys are skipped, not multiplied by 0. For the
+// latter, x reads the reduction variables clamped to where cond holds (within_condition): bounds
+// inference does not always apply the RDom's predicate to what x reads (a max, or a reduction
+// split into blocks, asked for every key of a tile of rows). cond must be
 // computable from indices and constants alone (index_expr); otherwise the reduction is lowered as
 // written.
+
+// x with the reduction variable v clamped to the interval where cond surely holds, when cond gives
+// one (Halide's solver): the same value at every point where cond holds, which is the only place
+// a masked reduction reads it. Bounds inference then sees how far the reads go: a causal mask
+// s <= p0 + t makes a tile of queries ask its operand (scores, exp) for the keys it sees, not for
+// every key (it does not apply the RDom's predicate to the operand in every case).
+Expr within_condition(const Expr &x, const Expr &cond, const Halide::RVar &v) {
+    const Halide::Internal::Interval iv = Halide::Internal::solve_for_inner_interval(cond, v.name());
+    if (iv.is_empty() || iv.is_everything()) return x;
+    Expr clamped = Expr(v);
+    if (iv.has_upper_bound()) clamped = Halide::min(clamped, iv.max);
+    if (iv.has_lower_bound()) clamped = Halide::max(clamped, iv.min);
+    return Halide::Internal::substitute(v.name(), clamped, x);
+}
 
 // The value of the int32 or bool node t at index o as an expression of indices, symbolic dims
 // and constants, with no Func call; none when t depends on anything else.
@@ -401,7 +418,10 @@ void Lowerer::reduction(const Node &n, Func &f, const std::vector<Var> &args) {
     for (std::size_t m = 0; m < n.axes.size(); ++m) j[n.axes[m]] = r[int(m)];
     const std::optional<Masked> masked = masked_operand(n, j);
     Expr value = masked ? masked->value : call(n.inputs[0], j);
-    if (masked) r.where(masked->cond);
+    if (masked) {
+        r.where(masked->cond);
+        for (int m = 0; m < r.dimensions(); ++m) value = within_condition(value, masked->cond, r[m]);
+    }
     const bool strict = masked ? tainted_.count(masked->source) > 0 : reads_tainted(n);
     if (n.op == Op::ReduceSum) {
         f(args) = Halide::Internal::make_zero(t);

@@ -20,9 +20,9 @@
 // the task's L2, never the T x S matrix. This is a two-pass softmax with the max computed per tile
 // at the tile's compute level, not an online one: the graph's max is a reduction over all of S, and
 // a schedule cannot turn it into a running max (that would be another algorithm). The max, the sum
-// and P.V loop over each row's visible keys only (the lowering's masked reductions), but the
-// scores and e are computed for every key: bounds inference takes the max's whole domain for the
-// scores, and P.V's blocks of keys ask for e whole (docs/schedules.md).
+// and P.V loop over each row's visible keys only (the lowering's masked reductions), and the
+// scores and e are computed for the keys the tile's rows see (the reductions read them at keys
+// clamped to the mask, so bounds inference asks for no more).
 //
 // decode: for a few queries over a long cache (a decode step, T = 1), where `fused` has only G
 // tasks and each reads a 256-byte slice of every 2 KiB cache row. Each phase is parallel over

@@ -11,10 +11,13 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <regex>
 
 #include <gtest/gtest.h>
 
 #include "frontend/halogen.h"
+#include "halide_gen/compiler/loop_nest.h"
+#include "halide_gen/compiler/program.h"
 #include "schedules/kernel.h"
 #include "schedules/reference.h"
 #include "schedules/registry.h"
@@ -203,6 +206,22 @@ TEST(AttentionContract, HeadsNotAMultipleOfKvHeads) {
     Array out(F, {2, 6 * 16});
     testing::expect_error<BufferError>(
         [&] { find_family("attention").contract.bind(refs(c), {out.ref()}); }, {"attention", "q"});
+}
+
+// A causal prefill computes the scores and their exp only for the keys a task's queries see: the
+// masked reductions read them at keys clamped to the mask (halide_gen/compiler/lower.cpp), so the
+// buffers `fused` allocates per task span the visible keys, not the whole cache (k.extent.2).
+TEST(AttentionFused, ScoresAndExpSpanOnlyVisibleKeys) {
+    const FamilyKernel k = FamilyKernel::jit("attention", "fused");
+    const LoweredGraph &lg = k.program()->lowered(0);
+    const LoopNest nest = loop_nest(lg);
+    for (const char *name : {"attn_scores", "attn_exp"}) {
+        const std::string func = lg.func(name).name();
+        const std::regex allocation("allocate " + func + R"(\[([^\]]*)\])");
+        std::smatch m;
+        ASSERT_TRUE(std::regex_search(nest.stmt, m, allocation)) << name << " (" << func << ") is not allocated:\n" << nest.stmt;
+        EXPECT_EQ(m[1].str().find("k.extent.2"), std::string::npos) << name << ": " << m[1];
+    }
 }
 
 }  // namespace
