@@ -337,6 +337,14 @@ int count_stack(const std::vector<std::string> &ops) {
     return int(std::count_if(ops.begin(), ops.end(), [](const std::string &o) { return o.find("(%rsp)") != std::string::npos; }));
 }
 
+// Vector registers spilled to or reloaded from the stack (an accumulator or operand of the tile
+// that did not fit the registers).
+int count_vector_stack(const std::vector<std::string> &ops) {
+    return int(std::count_if(ops.begin(), ops.end(), [](const std::string &o) {
+        return o.find("(%rsp)") != std::string::npos && o.find("mm") != std::string::npos;
+    }));
+}
+
 // The register tiles are sized for the build machine's vector registers (matmul.h: dot_tile,
 // panel_groups); the AOT kernels are compiled for it.
 int float_lanes() { return halogen::host_target().natural_vector_size(Halide::Float(32)); }
@@ -358,8 +366,10 @@ std::vector<std::vector<std::string>> loops_with(const std::string &family, cons
 }
 
 // A panel of 32 outputs is 32 / lanes vectors: each step of the GEMM's loop loads them once,
-// broadcasts x for each of the G tokens and issues one FMA per vector and token, nothing spilled
-// (AVX-512: 2 loads, 12 broadcasts, 24 FMAs).
+// broadcasts x for each of the G tokens and issues one FMA per vector and token, no vector register
+// spilled (AVX-512: 2 loads, 12 broadcasts, 24 FMAs). The 12 tokens' row addresses may not all fit
+// the 16 general registers beside the loop's counters: a few are reloaded from the stack each step
+// (seen on the Zen 4 with bfloat16 panels), scalar loads beside 24 FMAs.
 TEST(MatmulAssembly, TiledInnerLoopIsPanelLoadsBroadcastsAndFmasOnly) {
     const int vectors = 32 / float_lanes(), group = matmuls::panel_groups(halogen::host_target()).tiles;
     for (const char *family : {"matmul_packed", "matmul_packed_bf16"}) {
@@ -373,7 +383,7 @@ TEST(MatmulAssembly, TiledInnerLoopIsPanelLoadsBroadcastsAndFmasOnly) {
                           count_prefix(loop, "vpinsr"),
                       0)
                 << family << ": " << text;
-            EXPECT_EQ(count_stack(loop), 0) << family << ": " << text;
+            EXPECT_EQ(count_vector_stack(loop), 0) << family << ": " << text;
             if (std::string(family) == "matmul_packed") {
                 EXPECT_EQ(count_prefix(loop, "vmovups") + count_prefix(loop, "vmovaps"), vectors) << text;
             } else {   // bfloat16 widened on the load: a zero extension and a shift by 16
