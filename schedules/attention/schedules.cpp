@@ -8,7 +8,9 @@
 // (innermost axis vectorized, outermost parallel).
 //
 // fused: one kernel, two passes over each task's keys:
-//   parallel over (g, tile of kTileQ queries):       (a task: kTileQ * R rows sharing K and V rows)
+//   parallel over (g, tile of kTileQ queries):       (a task: kTileQ * R rows sharing K and V rows;
+//                                                     g outer, so that each thread's contiguous share
+//                                                     of tasks holds early and late queries alike)
 //     for each block of 32 keys (AVX-512; 8 on AVX2): kt = the block's k rows transposed, then
 //                                per head r, scores[ti][r][block] as a register tile of kTileQ
 //                                rows x the block's keys, outer products over D (scores_per_task;
@@ -248,8 +250,8 @@ void fused(LoweredGraph &lg, const Halide::Target &target) {
     Halide::Func out = lg.out;
     out.split(t, to, ti, kTileQ, Halide::TailStrategy::GuardWithIf)
         .split(d, d, dv, width, Halide::TailStrategy::GuardWithIf)
-        .reorder(dv, d, r, ti, g, to)
-        .fuse(g, to, task)
+        .reorder(dv, d, r, ti, to, g)
+        .fuse(to, g, task)
         .parallel(task)
         .vectorize(dv);
     const Halide::LoopLevel per_task(out, task), per_token(out, ti);
