@@ -77,12 +77,14 @@ constexpr int kQkVectors = 2;   // decode: q.k's partial sums per score, in vect
 
 // The head dim D (q.k's reduced extent) as the group reads it: a symbol in the family's graph, a
 // constant in a model's.
-Halide::Expr head_dim(const LoweredGraph &lg) {
+const Node &scores_node(const LoweredGraph &lg) {
     for (const auto &[node, f] : lg.funcs) {
-        if (node->name == "attn_scores") return lg.extent(node->inputs[0].shape().back());
+        if (node->name == "attn_scores") return *node;
     }
     throw ScheduleError("attention: the group has no attn_scores");
 }
+
+Halide::Expr head_dim(const LoweredGraph &lg) { return lg.extent(scores_node(lg).inputs[0].shape().back()); }
 
 // Every definition of f specialized on the head dims of llama models (64, 128), after it is
 // scheduled (a specialization takes the schedule it is made from). With D unknown, each vector
@@ -147,13 +149,6 @@ void unroll_pv_tile(Halide::Func tile, const std::vector<Halide::Var> &v, const 
     }
 }
 
-const Node &scores_node(const LoweredGraph &lg) {
-    for (const auto &[node, f] : lg.funcs) {
-        if (node->name == "attn_scores") return *node;
-    }
-    throw ScheduleError("attention: the group has no attn_scores");
-}
-
 // The number of queries T (q's first extent) as the group reads it.
 Halide::Expr queries(const LoweredGraph &lg) { return lg.extent(scores_node(lg).inputs[0].shape().front()); }
 
@@ -182,8 +177,9 @@ std::pair<Halide::Func, Halide::Func> k_for(const LoweredGraph &lg, Halide::Func
 // fused's q.k (`scores`, [T, G, R, S, 1], a sum over D), computed per task.
 //
 // From kTileQ queries on, as register tiles of outer products: scores' update walks blocks of
-// two vectors of keys (AVX-512: 32 keys, 16 accumulators; AVX2, with half the registers: one); per block and query head r, `tile` (the sum's rfactor over all of D)
-// holds the task's kTileQ query rows x the block's keys in registers, and for each d takes one
+// two vectors of keys (AVX-512: 32 keys, 16 accumulators; AVX2, with half the registers: one);
+// per block and query head r, `tile` (the sum's rfactor over all of D) holds the task's kTileQ
+// query rows x the block's keys in registers, and for each d takes one
 // broadcast of q per row and one load per key vector of `kt`, the block's k rows transposed (keys
 // contiguous), which the task's R heads share. No horizontal sums. The tile is always whole
 // (bound_extent): a last task with fewer queries, or a last block with fewer keys, computes rows
