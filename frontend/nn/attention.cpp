@@ -1,6 +1,6 @@
 // Causal grouped-query attention from primitives (attention.h): two broadcast products summed over
-// an axis (q.k over D, p.v over S), a softmax along S between them, the causal mask on the
-// operand of every reduction over S.
+// an axis (q.k over D, e.v over S), a softmax along S between them (its division after e.v's sum),
+// the causal mask on the operand of every reduction over S.
 #include "frontend/nn/attention.h"
 
 #include <limits>
@@ -56,13 +56,13 @@ Tensor attention(const Tensor &q, const Tensor &k, const Tensor &v) {
     const Tensor row_max = named(max(where(visible, scores, lowest), {3}, true), "attn_max");
     const Tensor e = named(exp(sub(scores, row_max)), "attn_exp");
     const Tensor row_sum = named(sum(where(visible, e, zero), {3}, true), "attn_sum");
-    const Tensor p = mul(e, named(recip(row_sum), "attn_inv_sum"));
+    const Tensor inv_sum = named(recip(row_sum), "attn_inv_sum");
 
-    // out [T, G, R, D]: p [T, G, R, S, 1] * v [1, G, 1, S, D], summed over S.
+    // out [T, G, R, D]: e [T, G, R, S, 1] * v [1, G, 1, S, D], summed over S, then scaled by 1 / sum.
     const Tensor vg = reshape(permute(v, {1, 0, 2}), {Dim(1), G, Dim(1), S, D});
-    const Tensor pv = mul(reshape(p, {T, G, R, S, Dim(1)}), vg);
-    const Tensor weighted = named(reduce_sum(where(reshape(visible, {T, Dim(1), Dim(1), S, Dim(1)}), pv, zero), {3}), "attn_out");
-    return reshape(weighted, {T, G, R, D});
+    const Tensor ev = mul(reshape(e, {T, G, R, S, Dim(1)}), vg);
+    const Tensor weighted = named(reduce_sum(where(reshape(visible, {T, Dim(1), Dim(1), S, Dim(1)}), ev, zero), {3}), "attn_out");
+    return mul(reshape(weighted, {T, G, R, D}), inv_sum);
 }
 
 }  // namespace halogen::nn

@@ -5,8 +5,9 @@
 //   k, v [S, G, D]   the cache, position-major (what a model appends T rows of [G, D] to)
 //   scores[t, g, r, s] = (q[t, g, r, :] . k[s, g, :]) / sqrt(D), clamped to [-1e37, 1e37]
 //   visible(t, s)      = s <= p0 + t                                          (the causal mask)
-//   p[t, g, r, s]      = exp(scores - max over visible s) / sum over visible s of the same
-//   out[t, g, r, :]    = sum over visible s of p[t, g, r, s] * v[s, g, :]     -> [T, G, R, D]
+//   e[t, g, r, s]      = exp(scores - max over visible s)
+//   out[t, g, r, :]    = (sum over visible s of e[t, g, r, s] * v[s, g, :])
+//                        / (sum over visible s of e[t, g, r, s])                 -> [T, G, R, D]
 // The clamp keeps a score that overflowed to +-inf finite (no inf - inf in the softmax). Each of
 // the three reductions over s reads where(visible, x, its identity) (-inf for the max, 0 for the
 // sums): the lowering then loops over the visible keys only, so a causal prefill computes no score,
@@ -14,9 +15,10 @@
 //
 // Named nodes, for hand schedules: "attn_scores" (q.k, [T, G, R, S, 1] before the reduced axis is
 // dropped), "attn_max" and "attn_sum" (the softmax's row statistics, [T, G, R, 1]), "attn_inv_sum"
-// (1 / attn_sum, which scales a row's probabilities), "attn_exp" (the unnormalized probabilities,
-// of every key: only the visible ones are read), "attn_out" (the weighted sum over s,
-// [T, G, R, 1, D]).
+// (1 / attn_sum, which scales a row's output), "attn_exp" (the unnormalized probabilities, of every
+// key: only the visible ones are read), "attn_out" (the sum over s of e * v, [T, G, R, 1, D]). The
+// division by the row's sum comes after the sum over s, once per output rather than once per key
+// (torch's softmax divides first: the two differ by rounding).
 #pragma once
 
 #include "frontend/node.h"

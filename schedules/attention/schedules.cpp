@@ -16,8 +16,10 @@
 //                                rows x the block's keys, outer products over D (scores_per_task;
 //                                under kTileQ queries, a decode step, the dot form along D)
 //     max[ti][r], then e[ti][r][s] = exp(score - max), sum[ti][r]    (visible keys only)
-//     for ti, each block of 16 keys, each r: acc[r][d] += e[ti][r][s] / sum * v[s][d] over the
-//             block's keys, the D sums in registers (the block's v rows re-read from L1 per r)
+//     for ti, each block of 128 keys: acc[r][d] += e[ti][r][s] * v[s][d] for all R heads at once
+//             (R = 2 to 4), the R x D sums in registers, each v row loaded once for the R rows;
+//             any other R a row at a time in blocks of 16 keys (pv_in_registers)
+//     out[ti][r][d] = acc[r][d] / sum[ti][r]
 // The tile's scores and probabilities (kTileQ * R * S floats, 256 KiB at S = 2048, R = 4) live in
 // the task's L2, never the T x S matrix. This is a two-pass softmax with the max computed per tile
 // at the tile's compute level, not an online one: the graph's max is a reduction over all of S, and
@@ -35,9 +37,10 @@
 //                           by halves
 //   max, sum                per chunk (rfactor), then combined over the chunks
 //   e = exp(score - max)    per chunk, vectorized along s
-//   out                     P.V per chunk (rfactor) and block: for each head and query row, the
-//                           D sums in registers over the block's keys, then added to the chunk's
-//                           partial sums (T*G*R*D floats, in L1); combined over the chunks
+//   out                     P.V per chunk (rfactor) and block: for each head, its R query rows'
+//                           D sums in registers over the block's keys (pv_in_registers), then
+//                           added to the chunk's partial sums (T*G*R*D floats, in L1); combined
+//                           over the chunks, then divided by the row's sum
 // The scores and e (T*H*S floats, 1 MiB at S = 8192, H = 32) are written and read once. Every
 // extent stays symbolic; a larger T is correct, with scores and e for every key of every row.
 #include "schedules/attention/attention.h"
@@ -52,10 +55,10 @@ namespace halogen::attention {
 namespace {
 
 constexpr int kTileQ = 8;      // fused: queries per task, and rows of q.k's register tile
-// q.k: keys per block. A head's k rows of a block (4 KiB at D = 64) stay in L1 while the rows that
-// read them take the block in turn, and each row's scores of a block are one store stream, not a
-// store per key at a stride of S floats (which maps the rows to one L1 set when S is a multiple of
-// 1024).
+// Keys per block of q.k's dot form and of decode's phases, and of P.V a row at a time. A head's k
+// rows of a block (4 KiB at D = 64) stay in L1 while the rows that read them take the block in
+// turn, and each row's scores of a block are one store stream, not a store per key at a stride of
+// S floats (which maps the rows to one L1 set when S is a multiple of 1024).
 constexpr int kKeyBlock = 16;
 
 // q.k (`scores`, [T, G, R, S, 1], reduced over D) as `lanes` partial sums along D per score
@@ -71,6 +74,10 @@ Halide::RVar score_lanes(Halide::Func scores, const Halide::Var &one, int lanes)
     partial.update(0).vectorize(lane);
     return ri;
 }
+
+// P.V's key blocks when a query's R heads share a tile: the tile's sums are added to the output
+// after each block, a load, an add and a store per accumulator.
+constexpr int kRowsKeyBlock = 128;
 
 constexpr int kChunk = 256;     // decode: keys per parallel task
 constexpr int kQkVectors = 2;   // decode: q.k's partial sums per score, in vectors
@@ -114,40 +121,67 @@ Halide::Func per_chunk(Halide::Func f, const Halide::RVar &rv) {
 }
 
 // P.V (`acc`, [T, G, R, 1, D], a sum over the keys: attn_out, or its per-chunk rfactor) in blocks
-// of kKeyBlock keys: for each query row, its sum over a block's keys in a Func of its own, `tile`
-// (D floats), added to acc's row after the block. acc's loops are d, then the head's query rows,
-// then the blocks, then the KV heads and the queries; returns tile, for unroll_pv_tile.
-Halide::Func pv_in_registers(Halide::Func acc, const std::vector<Halide::Var> &v, int width) {
+// of keys, each block's sums held in registers by a Func of its own (an rfactor over the block),
+// `tile`, and added to acc's rows after the block. acc's loops are d, then the head's query rows r,
+// then the KV heads g, the blocks, and the queries (a chunk's loop, per_chunk's, outermost).
+//
+// Where a query's R heads fit in the registers together (D = 64 or 128 in chunks of 4 vectors, R x
+// 4 accumulators in half the registers: R = 2 to 4 on AVX-512, 2 on AVX2; a specialization of acc
+// each), the tile is R rows x D over blocks of `rows_block` keys: per key and chunk, 4 loads of the
+// v row that the R rows share, one broadcast of e per row, 4 FMAs per row (R = 4: 16 FMAs for 8
+// loads). Otherwise the tile is one row over blocks of kKeyBlock keys: per key 4 loads and a
+// broadcast for 4 FMAs (D = 64, AVX-512), and the R rows re-read the block's v rows from L1.
+void pv_in_registers(Halide::Func acc, const std::vector<Halide::Var> &v, const Halide::Expr &D,
+                     const Halide::Expr &R, int rows_block, const Halide::Target &target) {
     const auto guard = Halide::TailStrategy::GuardWithIf;
+    const int width = target.natural_vector_size(Halide::Float(32));
+    const int registers = target.has_feature(Halide::Target::AVX512) ? 32 : 16;
     // The keys' RVar, by its unqualified name (after per_chunk, the name of a split).
     const std::string qualified = acc.rvars(0).back().name();
     const std::string keys = qualified.substr(qualified.rfind('.') + 1);
     const Halide::RVar over_s(keys), kb(keys + "_b"), kin(keys + "_k");
-    acc.update(0).split(over_s, kb, kin, kKeyBlock, guard);
-    const Halide::Var blk(acc.name() + "_block"), dv(acc.name() + "_d_vec");
-    Halide::Func tile = acc.update(0).rfactor(kb, blk);
+    const Halide::Var blk(acc.name() + "_block"), dv(acc.name() + "_d_vec"), dc(acc.name() + "_d_chunk");
     std::vector<Halide::VarOrRVar> order{v[4], v[3], v[2], v[1], kb, v[0]};
     for (const Halide::Var &a : acc.args()) {   // a chunk's loop (per_chunk) stays outermost
         if (std::none_of(v.begin(), v.end(), [&](const Halide::Var &x) { return x.name() == a.name(); })) order.push_back(a);
     }
-    acc.update(0).reorder(order).vectorize(v[4], width, guard);
-    tile.compute_at(acc, v[2]).vectorize(v[4], width, guard);
-    tile.update(0).split(v[4], v[4], dv, width, guard).reorder(dv, v[4], kin).vectorize(dv);
-    return tile;
-}
+    const auto block_sums = [&](Halide::Stage st, int block, const Halide::Var &at) {
+        st.split(over_s, kb, kin, block, guard);
+        Halide::Func tile = st.rfactor(kb, blk);
+        st.reorder(order).vectorize(v[4], width, guard);
+        tile.compute_at(acc, at).vectorize(v[4], width, guard);
+        return tile;
+    };
 
-// A P.V tile's D sums in registers (its vectors along D unrolled, so LLVM keeps the small
-// allocation in registers), at the head dims of llama models where that leaves registers for the
-// operands: D = 64 on AVX2 (8 of 16 ymm), 64 and 128 on AVX-512. Called after tile's
-// specializations on D are made, or it makes them.
-void unroll_pv_tile(Halide::Func tile, const std::vector<Halide::Var> &v, const Halide::Expr &D,
-                    const Halide::Target &target) {
-    const int width = target.natural_vector_size(Halide::Float(32));
-    const int registers = target.has_feature(Halide::Target::AVX512) ? 32 : 16;
+    // R rows of a query together: the rows' D sums in chunks of 4 vectors, chunks outermost, so
+    // that each key loop holds R * 4 accumulators; every loop but the keys' unrolled.
+    const int chunk = 4 * width;
+    for (int d : {64, 128}) {
+        for (int rows = 4; rows >= 2; --rows) {
+            if (rows * 4 > registers / 2) continue;
+            Halide::Func tile = block_sums(acc.update(0).specialize(D == d && R == rows), rows_block, v[1]);
+            tile.update(0)
+                .split(v[4], dc, v[4], chunk, guard)
+                .split(v[4], v[4], dv, width, guard)
+                .reorder(dv, v[4], v[2], kin, dc)
+                .vectorize(dv)
+                .unroll(v[4])
+                .unroll(v[2])
+                .unroll(dc);
+        }
+    }
+
+    // One row: its D sums in registers where they leave 4 registers for the operands (the
+    // vectors along D unrolled, so that LLVM keeps the small allocation in registers).
+    Halide::Func tile = block_sums(acc.update(0), kKeyBlock, v[2]);
+    tile.update(0).split(v[4], v[4], dv, width, guard).reorder(dv, v[4], kin).vectorize(dv);
     for (int d : {64, 128}) {
         if (d / width <= registers - 4) tile.update(0).specialize(D == d).unroll(v[4]);
     }
 }
+
+// The query heads that share a KV head, R (q's third extent, as the group reads it).
+Halide::Expr heads_per_kv(const LoweredGraph &lg) { return lg.extent(scores_node(lg).inputs[0].shape()[2]); }
 
 // The number of queries T (q's first extent) as the group reads it.
 Halide::Expr queries(const LoweredGraph &lg) { return lg.extent(scores_node(lg).inputs[0].shape().front()); }
@@ -271,12 +305,10 @@ void fused(LoweredGraph &lg, const Halide::Target &target) {
     // sum (D floats, `tile`) in registers over its keys, whose v rows the R rows re-read from L1.
     Halide::Func acc = lg.func("attn_out");
     acc.compute_at(per_token);
-    Halide::Func tile = pv_in_registers(acc, lg.vars, width);
+    pv_in_registers(acc, lg.vars, head_dim(lg), heads_per_kv(lg), kRowsKeyBlock, target);
 
     // Every Func but out is computed inside out's task loop, so out's branch per head dim holds theirs.
-    const Halide::Expr D = head_dim(lg);
-    specialize_head_dims(out, D);
-    unroll_pv_tile(tile, lg.vars, D, target);
+    specialize_head_dims(out, head_dim(lg));
 }
 
 void decode(LoweredGraph &lg, const Halide::Target &target) {
@@ -337,14 +369,13 @@ void decode(LoweredGraph &lg, const Halide::Target &target) {
     acc.compute_root().vectorize(v[4], width, guard);
     Halide::Func part = per_chunk(acc, acc.rvars(0).back());
     part.vectorize(v[4], width, guard);
-    Halide::Func tile = pv_in_registers(part, v, width);
+    const Halide::Expr D = head_dim(lg);
+    pv_in_registers(part, v, D, heads_per_kv(lg), kKeyBlock, target);
     acc.update(0).vectorize(v[4], width, guard);
 
     lg.out.vectorize(v[3], width, guard);
 
-    const Halide::Expr D = head_dim(lg);
-    for (Halide::Func f : {scores, mx, mx_part, e, sum, sum_part, acc, part, tile, lg.out}) specialize_head_dims(f, D);
-    unroll_pv_tile(tile, v, D, target);
+    for (Halide::Func f : {scores, mx, mx_part, e, sum, sum_part, acc, lg.out}) specialize_head_dims(f, D);
 }
 
 }  // namespace halogen::attention

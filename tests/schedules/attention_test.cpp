@@ -110,6 +110,8 @@ const std::vector<Problem> kProblems = {
     {33, 300, 12, 4, 64},  // p0 = 267, R = 3
     {1, 517, 8, 2, 128},   // decode over three chunks of keys, the last one partial, D = 128
     {12, 45, 8, 2, 128},   // prefill with D = 128: a q.k tile of 8 queries and a partial one
+    {10, 50, 4, 2, 64},    // R = 2 (P.V's tiles take a query's R heads together for R = 2 to 4)
+    {2, 90, 6, 3, 128},    // R = 2, D = 128
 };
 
 // li2018's kernel sizes its buffers from the autoscheduler's split factors (up to ~7e7 elements),
