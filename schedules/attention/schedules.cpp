@@ -298,11 +298,11 @@ void fused(LoweredGraph &lg, const Halide::Target &target) {
     e.compute_at(per_task).vectorize(lg.vars[3], width, Halide::TailStrategy::GuardWithIf);
     sum.compute_at(per_task);
     sum.update(0).unscheduled();
-    // 1/sum once per row: inlined, Halide folds e * (1/sum) into a division per key and row.
+    // 1 / sum once per row, which scales the row's D outputs.
     lg.func("attn_inv_sum").compute_at(per_task);
 
-    // The weighted sum, per query: blocks of kKeyBlock keys, and for each head row the block's
-    // sum (D floats, `tile`) in registers over its keys, whose v rows the R rows re-read from L1.
+    // The weighted sum, per query: the R heads' sums in registers over blocks of keys
+    // (pv_in_registers).
     Halide::Func acc = lg.func("attn_out");
     acc.compute_at(per_token);
     pv_in_registers(acc, lg.vars, head_dim(lg), heads_per_kv(lg), kRowsKeyBlock, target);
@@ -357,14 +357,13 @@ void decode(LoweredGraph &lg, const Halide::Target &target) {
     sum.compute_root();
     const Halide::Func sum_part = per_chunk(sum, sum.rvars(0).back());
 
-    // 1 / sum once per row (inlined, Halide makes e * (1 / sum) a division per key and row).
+    // 1 / sum once per row, which scales the row's D outputs.
     Halide::Func inv_sum = lg.func("attn_inv_sum");
     inv_sum.compute_root();
 
-    // P.V: per chunk (rfactor), blocks of kKeyBlock keys, each taken by every KV head: for each
-    // query row of the head, the block's weighted sum (D floats, `tile`) accumulates in registers
-    // over the block's keys, whose v slices the head's R rows re-read from L1; then it is added to
-    // the chunk's partial sums.
+    // P.V: per chunk (rfactor), blocks of kKeyBlock keys, each taken by every KV head: the head's
+    // R query rows' weighted sums accumulate in registers over the block's keys
+    // (pv_in_registers), then are added to the chunk's partial sums.
     Halide::Func acc = lg.func("attn_out");   // [T, G, R, 1, D]: d is its axis 4
     acc.compute_root().vectorize(v[4], width, guard);
     Halide::Func part = per_chunk(acc, acc.rvars(0).back());
