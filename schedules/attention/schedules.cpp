@@ -374,7 +374,7 @@ void decode(LoweredGraph &lg, const Halide::Target &target) {
 
     lg.out.vectorize(v[3], width, guard);
 
-    for (Halide::Func f : {scores, mx, mx_part, e, sum, sum_part, acc, lg.out}) specialize_head_dims(f, D);
+    for (Halide::Func f : {scores, mx, mx_part, e, sum, sum_part, acc, part, lg.out}) specialize_head_dims(f, D);
 }
 
 }  // namespace halogen::attention
