@@ -139,13 +139,25 @@ void pv_in_registers(Halide::Func acc, const std::vector<Halide::Var> &v, const 
     // The keys' RVar, by its unqualified name (after per_chunk, the name of a split).
     const std::string qualified = acc.rvars(0).back().name();
     const std::string keys = qualified.substr(qualified.rfind('.') + 1);
-    const Halide::RVar over_s(keys), kb(keys + "_b"), kin(keys + "_k");
+    const Halide::RVar over_s(keys);
     const Halide::Var blk(acc.name() + "_block"), dv(acc.name() + "_d_vec"), dc(acc.name() + "_d_chunk");
-    std::vector<Halide::VarOrRVar> order{v[4], v[3], v[2], v[1], kb, v[0]};
-    for (const Halide::Var &a : acc.args()) {   // a chunk's loop (per_chunk) stays outermost
-        if (std::none_of(v.begin(), v.end(), [&](const Halide::Var &x) { return x.name() == a.name(); })) order.push_back(a);
-    }
+    // The keys split into blocks of `block`: the block's loop kb in acc, its keys kin in the tile.
+    // Each block size names its own RVars: Halide 14 miscompiles a specialization and the
+    // generic stage that split one RVar into equal names with different factors (decode's P.V,
+    // with the generic tile at 16 keys and the specialized one at fewer, summed the wrong keys).
+    struct Blocks {
+        Halide::RVar kb, kin;
+    };
+    const auto blocks = [&](int block) {
+        const std::string n = std::to_string(block);
+        return Blocks{Halide::RVar(keys + "_b" + n), Halide::RVar(keys + "_k" + n)};
+    };
     const auto block_sums = [&](Halide::Stage st, int block, const Halide::Var &at) {
+        const auto [kb, kin] = blocks(block);
+        std::vector<Halide::VarOrRVar> order{v[4], v[3], v[2], v[1], kb, v[0]};
+        for (const Halide::Var &a : acc.args()) {   // a chunk's loop (per_chunk) stays outermost
+            if (std::none_of(v.begin(), v.end(), [&](const Halide::Var &x) { return x.name() == a.name(); })) order.push_back(a);
+        }
         st.split(over_s, kb, kin, block, guard);
         Halide::Func tile = st.rfactor(kb, blk);
         st.reorder(order).vectorize(v[4], width, guard);
@@ -163,7 +175,7 @@ void pv_in_registers(Halide::Func acc, const std::vector<Halide::Var> &v, const 
             tile.update(0)
                 .split(v[4], dc, v[4], chunk, guard)
                 .split(v[4], v[4], dv, width, guard)
-                .reorder(dv, v[4], v[2], kin, dc)
+                .reorder(dv, v[4], v[2], blocks(rows_block).kin, dc)
                 .vectorize(dv)
                 .unroll(v[4])
                 .unroll(v[2])
@@ -174,7 +186,7 @@ void pv_in_registers(Halide::Func acc, const std::vector<Halide::Var> &v, const 
     // One row: its D sums in registers where they leave 4 registers for the operands (the
     // vectors along D unrolled, so that LLVM keeps the small allocation in registers).
     Halide::Func tile = block_sums(acc.update(0), kKeyBlock, v[2]);
-    tile.update(0).split(v[4], v[4], dv, width, guard).reorder(dv, v[4], kin).vectorize(dv);
+    tile.update(0).split(v[4], v[4], dv, width, guard).reorder(dv, v[4], blocks(kKeyBlock).kin).vectorize(dv);
     for (int d : {64, 128}) {
         if (d / width <= registers - 4) tile.update(0).specialize(D == d).unroll(v[4]);
     }
