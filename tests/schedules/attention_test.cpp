@@ -7,6 +7,7 @@
 // and: decode equals prefill (the last query alone over the cache gives the last row of a T-token
 // prefill within 1e-6); rows whose scores overflow to -inf stay finite (equal scores: the plain
 // average of the visible values); a call whose H is not a multiple of G is refused.
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -224,6 +225,22 @@ TEST(AttentionFused, ScoresAndExpSpanOnlyVisibleKeys) {
         ASSERT_TRUE(std::regex_search(nest.stmt, m, allocation)) << name << " (" << func << ") is not allocated:\n" << nest.stmt;
         EXPECT_EQ(m[1].str().find("k.extent.2"), std::string::npos) << name << ": " << m[1];
     }
+}
+
+// P.V's register tiles (R = 2 to 4) walk keys in blocks of 128 and the one-row tile in blocks of
+// 16 (schedules/attention/schedules.cpp, pv_in_registers). Each specialization's block loop must
+// run over its own blocks, (S + 127) / 128 of them: when both splits shared one name, Halide gave
+// the specialized loop the generic split's (S + 15) / 16 iterations, seven in eight of them empty.
+TEST(AttentionFused, PvTilesLoopOverTheirOwnBlocks) {
+    const FamilyKernel k = FamilyKernel::jit("attention", "fused");
+    const LoopNest nest = loop_nest(k.program()->lowered(0));
+    const auto has_loop = [&](const std::string &block) {   // the keys' block loop, named by its size
+        return std::any_of(nest.loops.begin(), nest.loops.end(),
+                           [&](const std::string &l) { return l.find(block) != std::string::npos; });
+    };
+    EXPECT_TRUE(has_loop("_b128")) << "no P.V block loop of 128 keys";
+    EXPECT_TRUE(has_loop("_b16")) << "no P.V block loop of 16 keys";
+    EXPECT_NE(nest.stmt.find("(k.extent.2 + 127)/128"), std::string::npos) << nest.stmt;
 }
 
 }  // namespace
