@@ -142,9 +142,9 @@ void pv_in_registers(Halide::Func acc, const std::vector<Halide::Var> &v, const 
     const Halide::RVar over_s(keys);
     const Halide::Var blk(acc.name() + "_block"), dv(acc.name() + "_d_vec"), dc(acc.name() + "_d_chunk");
     // The keys split into blocks of `block`: the block's loop kb in acc, its keys kin in the tile.
-    // Each block size names its own RVars: Halide 14 miscompiles a specialization and the
-    // generic stage that split one RVar into equal names with different factors (decode's P.V,
-    // with the generic tile at 16 keys and the specialized one at fewer, summed the wrong keys).
+    // Each block size names its own RVars: when a specialization and the generic stage split the
+    // keys into RVars of equal names, Halide 14 gives the specialized block loop the extent of the
+    // generic split, too many blocks for a larger tile and too few, skipping keys, for a smaller.
     struct Blocks {
         Halide::RVar kb, kin;
     };

@@ -6,7 +6,9 @@
 //   - PyTorch's composite (tests/fixtures/attention_*.json, made by tests/fixtures/generate.py);
 // and: decode equals prefill (the last query alone over the cache gives the last row of a T-token
 // prefill within 1e-6); rows whose scores overflow to -inf stay finite (equal scores: the plain
-// average of the visible values); a call whose H is not a multiple of G is refused.
+// average of the visible values); a call whose H is not a multiple of G is refused; `fused`'s
+// lowered statement holds the scores and exp of visible keys only, and P.V's block loops of their
+// own sizes.
 #include <algorithm>
 #include <cmath>
 #include <map>
