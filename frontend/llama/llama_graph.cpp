@@ -22,7 +22,7 @@ struct Builder {
     explicit Builder(const LlamaConfig &config) : c(config) {}
 
     const LlamaConfig &c;
-    Dim T = Dim::sym("T"), S = Dim::sym("S");
+    Dim T = Dim::sym("T"), S = Dim::sym("S"), C = Dim::sym("C");
     std::map<std::string, Tensor> weights;
 
     // A weight's graph input as it is (what nn::linear takes: it widens a bf16 weight itself), and
@@ -38,17 +38,18 @@ struct Builder {
         return nn::rms_norm(x, weight_f32(w), c.rms_norm_eps);
     }
 
-    // cache [S, G, d] with rows [p0, S) replaced by rows [T, G, d]: where(s < p0, cache, rows[s - p0]).
+    // The cache's first S positions [G, S, d] with positions [p0, S) replaced by the step's rows
+    // [T, G, d]: where(s < p0, cache[g, s], rows[s - p0, g]).
     Tensor with_new_rows(const Tensor &cache, const Tensor &rows) const {
         const Dim G = rows.shape()[1], d = rows.shape()[2];
-        const Tensor s = reshape(arange(S), {S, Dim(1), Dim(1)});
+        const Tensor s = reshape(arange(S), {Dim(1), S, Dim(1)});
         const Tensor p0 = dim_const(S - T, DType::Int32);
-        const Tensor old = lt(s, p0);                                                     // [S, 1, 1]
-        const Tensor at = maximum(sub(s, p0), iconst(0));                                 // [S, 1, 1]
-        const Tensor idx = expand(reshape(at, {S, Dim(1), Dim(1), Dim(1)}), {S, Dim(1), G, d});
-        const Tensor spread = expand(reshape(rows, {Dim(1), T, G, d}), {S, T, G, d});
-        const Tensor fresh = reshape(gather(spread, 1, idx), {S, G, d});
-        return where(old, cache, fresh);
+        const Tensor old = lt(s, p0);                                                     // [1, S, 1]
+        const Tensor at = maximum(sub(s, p0), iconst(0));                                 // [1, S, 1]
+        const Tensor idx = expand(reshape(at, {Dim(1), S, Dim(1), Dim(1)}), {G, S, Dim(1), d});
+        const Tensor spread = expand(reshape(permute(rows, {1, 0, 2}), {G, Dim(1), T, d}), {G, S, T, d});
+        const Tensor fresh = reshape(gather(spread, 2, idx), {G, S, d});
+        return where(old, slice(cache, 1, Dim(0), S), fresh);
     }
 
     // What one decoder layer gives: its output [T, D], and its queries and new keys and values after
@@ -58,7 +59,7 @@ struct Builder {
     };
 
     // One decoder layer: weights named p + "input_layernorm.weight" ..., q, k and v projected by one
-    // weight [(H + 2G) * d, D] (the three stacked), nodes named n + "qkv" ...; the cache [S, G, d].
+    // weight [(H + 2G) * d, D] (the three stacked), nodes named n + "qkv" ...; the cache [G, C, d].
     Layer layer(const Tensor &x, const std::string &p, const std::string &n, const Tensor &qkv_weight,
                 const Tensor &k_cache, const Tensor &v_cache) const {
         const Dim H = c.num_attention_heads, G = c.num_key_value_heads, d = c.head_dim, R = c.kv_group_size();
@@ -124,7 +125,7 @@ struct Builder {
         rope_sin = input("rope_sin", DType::Float32, {T, half});
     }
     Tensor cache(const std::string &name) const {
-        return input(name, DType::Float32, {S, Dim(c.num_key_value_heads), Dim(c.head_dim)});
+        return input(name, DType::Float32, {Dim(c.num_key_value_heads), C, Dim(c.head_dim)});
     }
 
     Tensor rope_cos, rope_sin;   // [T, d/2]
@@ -177,7 +178,7 @@ LlamaStepGraph build_llama_step(const LlamaConfig &c, DType weights) {
     }
     std::vector<Tensor> outputs{b.head(x)};
     outputs.insert(outputs.end(), kv.begin(), kv.end());
-    return LlamaStepGraph{Graph(std::move(outputs)), b.T, b.S, std::move(names)};
+    return LlamaStepGraph{Graph(std::move(outputs)), b.T, b.S, b.C, std::move(names)};
 }
 
 LlamaParts build_llama_parts(const LlamaConfig &c, DType weights, int64_t down_block) {
@@ -212,7 +213,7 @@ LlamaParts build_llama_parts(const LlamaConfig &c, DType weights, int64_t down_b
                                b.cache("v_cache"));
     const Graph layer_graph({layer.out, layer.qkv});
     const Graph head({b.head(input("hidden", DType::Float32, {b.T, D}))});
-    return LlamaParts{embed, layer_graph, head, b.T, b.S};
+    return LlamaParts{embed, layer_graph, head, b.T, b.S, b.C};
 }
 
 }  // namespace halogen

@@ -1,26 +1,31 @@
 // One forward step of a llama model as a halogen graph, built only with the nn layer and the
 // primitives: T new tokens at positions p0 ... p0+T-1 run through every decoder layer against a
 // KV cache of S = p0 + T positions, and the head reads the last position only. T and S are
-// symbolic dims ("T", "S"), bound per step; p0 is S - T.
+// symbolic dims ("T", "S"), bound per step (S appears in no input's shape: the caller binds it);
+// p0 is S - T. The caches hold C >= S positions (a symbol, "C": the context they were sized for).
 //
 // Inputs (names as the interpreter and the kernels take them):
 //   ids                               int32 [T]
 //   rope_cos, rope_sin                float32 [T, d/2]: rows p0 ... p0+T-1 of rope_tables
-//   layer{i}.k_cache, layer{i}.v_cache float32 [S, G, d], position-major; rows [0, p0) hold the
-//                                     earlier positions, rows [p0, S) are placeholders (not read)
+//   layer{i}.k_cache, layer{i}.v_cache float32 [G, C, d], head-major (as the attention family's
+//                                     cache and Hugging Face's); positions [0, p0) of each head
+//                                     hold the earlier keys and values, positions from p0 on are
+//                                     not read
 //   every weight, named as the checkpoint names it (llama_weights.h), [out, in] for linears;
 //   lm_head.weight only when the head is untied (a tied head reads model.embed_tokens.weight)
 // Outputs, in this order:
 //   logits                            float32 [1, V], the last position's
 //   layer{i}.k_new, layer{i}.v_new    float32 [T, G, d] for each layer i: the step's own k (after
-//                                     RoPE) and v rows, which the caller appends to its cache
+//                                     RoPE) and v rows, which the caller writes into its cache at
+//                                     positions p0 ... p0+T-1 of each head
 //
 // A layer, with x [T, D] (HF's LlamaDecoderLayer; notes in /work/shared/notes/llama3.md):
 //   h   = x + o_proj(attention(rope(q_proj(rms1(x))), cache_k with k_new, cache_v with v_new))
 //   out = h + down_proj(silu(gate_proj(rms2(h))) * up_proj(rms2(h)))
-// The attention (nn/attention.h) reads [S, G, d] keys: the cache with the step's rows in place,
-//   k_all[s] = where(s < p0, k_cache[s], gather(k_new, max(s - p0, 0)))
-// as a gather over a [S, T, G, d] broadcast of k_new (gather keeps one index per output element).
+// The attention (nn/attention.h) reads [G, S, d] keys: the cache's first S positions with the
+// step's rows in place,
+//   k_all[g, s] = where(s < p0, k_cache[g, s], gather(k_new, max(s - p0, 0))[g])
+// as a gather over a [G, S, T, d] broadcast of k_new (gather keeps one index per output element).
 // The last row of the final hidden state is also a gather (at index T - 1): a slice's start must
 // be a constant, and T - 1 is symbolic.
 //
@@ -50,7 +55,7 @@ namespace halogen {
 
 struct LlamaStepGraph {
     Graph graph;
-    Dim T, S;                                  // the symbolic dims, "T" and "S"
+    Dim T, S, C;                               // the symbolic dims, "T", "S" and "C"
     std::vector<std::string> weight_inputs;    // the weights' input names, llama_tensor_specs order
 };
 
@@ -60,7 +65,7 @@ LlamaStepGraph build_llama_step(const LlamaConfig &c, DType weights = DType::Flo
 // The step cut where its kernels repeat, as the compiled model runs it: the same builder code as
 // build_llama_step, one decoder layer standing for all of them.
 //   embed: ids [T], model.embed_tokens.weight -> [T, D]
-//   layer: hidden [T, D], rope_cos, rope_sin, k_cache, v_cache [S, G, d], one layer's weights
+//   layer: hidden [T, D], rope_cos, rope_sin, k_cache, v_cache [G, C, d], one layer's weights
 //          named without their "model.layers.{i}." prefix ("input_layernorm.weight", ...), its
 //          q, k and v projections stacked into one (kLlamaQkvWeight [(H + 2G) * d, D], the caller
 //          stacks the rows) -> out [T, D], qkv [T, H + 2G, d] (the step's queries, then its new
@@ -77,7 +82,7 @@ std::string llama_part_input_name(const std::string &weight);
 
 struct LlamaParts {
     Graph embed, layer, head;
-    Dim T, S;
+    Dim T, S, C;
 };
 LlamaParts build_llama_parts(const LlamaConfig &c, DType weights = DType::Float32, int64_t down_block = 0);
 

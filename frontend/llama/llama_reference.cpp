@@ -53,9 +53,9 @@ LlamaReference::LlamaReference(const LlamaWeights &w, const LlamaReferenceOption
     const RopeTables tables = rope_tables(rope_inverse_frequencies(config_), 0, context_);
     cos_ = tables.cos;
     sin_ = tables.sin;
-    const size_t row = static_cast<size_t>(config_.num_key_value_heads * config_.head_dim);
-    k_cache_.assign(config_.num_hidden_layers, std::vector<float>(context_ * row));
-    v_cache_.assign(config_.num_hidden_layers, std::vector<float>(context_ * row));
+    const std::vector<int64_t> cache{config_.num_key_value_heads, context_, config_.head_dim};
+    k_cache_.assign(config_.num_hidden_layers, Array(DType::Float32, cache));
+    v_cache_.assign(config_.num_hidden_layers, Array(DType::Float32, cache));
 }
 
 std::vector<float> LlamaReference::step(const std::vector<int32_t> &ids) {
@@ -64,7 +64,6 @@ std::vector<float> LlamaReference::step(const std::vector<int32_t> &ids) {
         throw ShapeError(fmt::format("llama reference: {} ids at position {} do not fit the context of {}", T, p0, context_));
     }
     const int64_t half = config_.head_dim / 2, G = config_.num_key_value_heads, d = config_.head_dim;
-    const size_t row = static_cast<size_t>(G * d);
 
     Array id_array(DType::Int32, {T});
     std::copy(ids.begin(), ids.end(), id_array.data<int32_t>());
@@ -75,17 +74,20 @@ std::vector<float> LlamaReference::step(const std::vector<int32_t> &ids) {
         inputs_[name] = std::move(a);
     }
     for (int64_t i = 0; i < config_.num_hidden_layers; ++i) {
-        for (auto [name, cache] : {std::pair{llama_k_cache_name(i), &k_cache_[i]}, std::pair{llama_v_cache_name(i), &v_cache_[i]}}) {
-            Array a(DType::Float32, {S, G, d});   // rows [p0, S) stay zero: placeholders
-            std::copy_n(cache->begin(), p0 * row, a.data<float>());
-            inputs_[name] = std::move(a);
-        }
+        inputs_[llama_k_cache_name(i)] = k_cache_[i];   // positions from p0 on are not read
+        inputs_[llama_v_cache_name(i)] = v_cache_[i];
     }
 
-    const std::vector<Array> out = interpret(step_.graph, inputs_, {{"T", T}, {"S", S}});
+    const std::vector<Array> out = interpret(step_.graph, inputs_, {{"T", T}, {"S", S}, {"C", context_}});
     for (int64_t i = 0; i < config_.num_hidden_layers; ++i) {
-        std::copy_n(out[1 + 2 * i].data<float>(), T * row, k_cache_[i].begin() + p0 * row);
-        std::copy_n(out[2 + 2 * i].data<float>(), T * row, v_cache_[i].begin() + p0 * row);
+        // The step's rows [T, G, d] go to positions p0 ... p0+T-1 of each head's [C, d].
+        for (auto [rows, cache] : {std::pair{&out[1 + 2 * i], &k_cache_[i]}, std::pair{&out[2 + 2 * i], &v_cache_[i]}}) {
+            for (int64_t t = 0; t < T; ++t) {
+                for (int64_t g = 0; g < G; ++g) {
+                    std::copy_n(rows->data<float>() + (t * G + g) * d, d, cache->data<float>() + (g * context_ + p0 + t) * d);
+                }
+            }
+        }
     }
     position_ = S;
     const Array &logits = out[0];

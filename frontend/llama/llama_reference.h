@@ -53,7 +53,7 @@ private:
     int64_t context_ = 0, position_ = 0;
     Inputs inputs_;                                 // the weights; the step's inputs are set per step
     std::vector<float> cos_, sin_;                  // [context, d/2]
-    std::vector<std::vector<float>> k_cache_, v_cache_;   // per layer [context, G, d]
+    std::vector<Array> k_cache_, v_cache_;          // per layer [G, context, d]
 };
 
 }  // namespace halogen

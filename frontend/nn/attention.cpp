@@ -35,13 +35,13 @@ Tensor attention(const Tensor &q, const Tensor &k, const Tensor &v) {
                                          dtype_name(k.dtype()), dtype_name(v.dtype())));
         }
     }
-    if (q.rank() != 4 || k.rank() != 3 || v.rank() != 3) throw bad("expected q [T, G, R, D], k and v [S, G, D]");
-    const Dim T = q.shape()[0], G = q.shape()[1], R = q.shape()[2], D = q.shape()[3], S = k.shape()[0];
+    if (q.rank() != 4 || k.rank() != 3 || v.rank() != 3) throw bad("expected q [T, G, R, D], k and v [G, S, D]");
+    const Dim T = q.shape()[0], G = q.shape()[1], R = q.shape()[2], D = q.shape()[3], S = k.shape()[1];
     if (k.shape() != v.shape()) throw bad("k and v must have one shape");
-    if (k.shape()[1] != G || k.shape()[2] != D) throw bad("k and v must be [S, G, D] with q's G and D");
+    if (k.shape()[0] != G || k.shape()[2] != D) throw bad("k and v must be [G, S, D] with q's G and D");
 
     // scores [T, G, R, S]: q [T, G, R, 1, D] * k [1, G, 1, S, D], summed over D.
-    const Tensor kg = reshape(permute(k, {1, 0, 2}), {Dim(1), G, Dim(1), S, D});
+    const Tensor kg = reshape(k, {Dim(1), G, Dim(1), S, D});
     const Tensor qs = reshape(q, {T, G, R, Dim(1), D});
     const Tensor dot = named(reduce_sum(mul(qs, kg), {4}), "attn_scores");
     const Tensor scale = recip(sqrt(dim_const(D, DType::Float32)));
@@ -59,7 +59,7 @@ Tensor attention(const Tensor &q, const Tensor &k, const Tensor &v) {
     const Tensor inv_sum = named(recip(row_sum), "attn_inv_sum");
 
     // out [T, G, R, D]: e [T, G, R, S, 1] * v [1, G, 1, S, D], summed over S, then scaled by 1 / sum.
-    const Tensor vg = reshape(permute(v, {1, 0, 2}), {Dim(1), G, Dim(1), S, D});
+    const Tensor vg = reshape(v, {Dim(1), G, Dim(1), S, D});
     const Tensor ev = mul(reshape(e, {T, G, R, S, Dim(1)}), vg);
     const Tensor weighted = named(reduce_sum(where(reshape(visible, {T, Dim(1), Dim(1), S, Dim(1)}), ev, zero), {3}), "attn_out");
     return mul(reshape(weighted, {T, G, R, D}), inv_sum);

@@ -2,7 +2,8 @@
 // scaled_dot_product_attention with is_causal over a cache, repeated KV heads):
 //   q [T, G, R, D]   query t sits at position p0 + t, with p0 = S - T (the cache ends at the last
 //                    query's position); query head h = g*R + r reads KV head g (R = H / G)
-//   k, v [S, G, D]   the cache, position-major (what a model appends T rows of [G, D] to)
+//   k, v [G, S, D]   the cache, head-major: each KV head's S positions contiguous (a model writes
+//                    a step's T rows of each head at positions p0 ... p0+T-1)
 //   scores[t, g, r, s] = (q[t, g, r, :] . k[s, g, :]) / sqrt(D), clamped to [-1e37, 1e37]
 //   visible(t, s)      = s <= p0 + t                                          (the causal mask)
 //   e[t, g, r, s]      = exp(scores - max over visible s)

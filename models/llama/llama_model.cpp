@@ -137,7 +137,7 @@ struct LlamaModel::State {
     std::map<std::string, Weight> globals;                      // by the parts' input names
     std::vector<std::map<std::string, Weight>> layers;         // per layer, by the layer part's input names
     std::vector<float> cos, sin;                                // [context, d/2]
-    std::vector<Array> k_cache, v_cache;                        // per layer [context, G, d]
+    std::vector<Array> k_cache, v_cache;                        // per layer [G, context, d]
     Array hidden_a, hidden_b, qkv;                              // [context, D] x 2, [context, H + 2G, d]
     Array logits;                                               // [1, V]
 };
@@ -191,8 +191,8 @@ LlamaModel::LlamaModel(const LlamaWeights &w, const LlamaModelOptions &options) 
     s.sin = tables.sin;
     const int64_t G = c.num_key_value_heads, d = c.head_dim, heads = c.num_attention_heads + 2 * G;
     for (int64_t i = 0; i < c.num_hidden_layers; ++i) {
-        s.k_cache.emplace_back(DType::Float32, std::vector<int64_t>{s.context, G, d});
-        s.v_cache.emplace_back(DType::Float32, std::vector<int64_t>{s.context, G, d});
+        s.k_cache.emplace_back(DType::Float32, std::vector<int64_t>{G, s.context, d});
+        s.v_cache.emplace_back(DType::Float32, std::vector<int64_t>{G, s.context, d});
     }
     s.hidden_a = Array(DType::Float32, {s.context, c.hidden_size});
     s.hidden_b = Array(DType::Float32, {s.context, c.hidden_size});
@@ -229,18 +229,22 @@ std::vector<float> LlamaModel::step(const std::vector<int32_t> &ids) {
 
     BufferRef cos{s.cos.data() + p0 * half, DType::Float32, {T, half}};
     BufferRef sin{s.sin.data() + p0 * half, DType::Float32, {T, half}};
-    const size_t kv_row = static_cast<size_t>(G * d);
+    const Bindings positions{{"S", S}};   // the caches hold the context; the step reads S positions
     for (int64_t i = 0; i < c.num_hidden_layers; ++i) {
         BufferRefs layer{{"hidden", rows(*x, T)}, {"rope_cos", cos}, {"rope_sin", sin},
-                         {"k_cache", rows(s.k_cache[i], S)}, {"v_cache", rows(s.v_cache[i], S)}};
+                         {"k_cache", s.k_cache[i].ref()}, {"v_cache", s.v_cache[i].ref()}};
         for (const auto &[name, w] : s.layers[i]) layer[name] = w.ref;
-        s.layer->run(layer, {rows(*y, T), rows(s.qkv, T)});
-        // The step's keys and values, heads [H, H + G) and [H + G, H + 2G) of each qkv row, join the cache.
+        s.layer->run(layer, {rows(*y, T), rows(s.qkv, T)}, positions);
+        // The step's keys and values, heads [H, H + G) and [H + G, H + 2G) of each qkv row, go to
+        // positions p0 ... p0+T-1 of each KV head.
         const float *qkv = s.qkv.data<float>();
         for (int64_t t = 0; t < T; ++t) {
             const float *row = qkv + t * (H + 2 * G) * d;
-            std::memcpy(s.k_cache[i].data<float>() + (p0 + t) * kv_row, row + H * d, kv_row * 4);
-            std::memcpy(s.v_cache[i].data<float>() + (p0 + t) * kv_row, row + (H + G) * d, kv_row * 4);
+            for (int64_t g = 0; g < G; ++g) {
+                const int64_t at = (g * s.context + p0 + t) * d;
+                std::memcpy(s.k_cache[i].data<float>() + at, row + (H + g) * d, d * 4);
+                std::memcpy(s.v_cache[i].data<float>() + at, row + (H + G + g) * d, d * 4);
+            }
         }
         std::swap(x, y);
     }

@@ -1,8 +1,8 @@
 // The compiled llama model: the step's parts (frontend/llama/llama_graph.h: the embedding, one
 // decoder layer, the head) each grouped into kernels and compiled once by the JIT
 // (halide_gen/compiler/program.h), then run over a bound checkpoint. Every layer runs the one
-// layer program with its own weights; the KV cache is preallocated for the context, position-major
-// [context, G, d] per layer, and a step's kernels read its first S rows in place.
+// layer program with its own weights; the KV cache is preallocated for the context, head-major
+// [G, context, d] per layer, and a step's kernels read each head's first S positions in place.
 //
 // What the model does itself is bookkeeping, no arithmetic: it stacks each layer's q, k and v
 // weight rows into one [(H + 2G) * d, D] matrix at load (the layer's qkv projection), copies the

@@ -52,7 +52,7 @@ at::Tensor weight(const SafetensorsTensor *t, std::vector<at::Tensor> &owned) {
 
 struct Layer {
     at::Tensor in_norm, q, k, v, o, post_norm, gate, up, down;   // projections transposed: [in, out]
-    at::Tensor k_cache, v_cache;                                  // [context, G, d]
+    at::Tensor k_cache, v_cache;                                  // [G, context, d], as HF's
 };
 
 class TorchLlama {
@@ -67,7 +67,7 @@ public:
                                weight(l.v_proj, owned_).t(), weight(l.o_proj, owned_).t(),
                                weight(l.post_attention_layernorm, owned_), weight(l.gate_proj, owned_).t(),
                                weight(l.up_proj, owned_).t(), weight(l.down_proj, owned_).t(),
-                               at::zeros({context, G, d}), at::zeros({context, G, d})});
+                               at::zeros({G, context, d}), at::zeros({G, context, d})});
         }
         const RopeTables t = rope_tables(inv_freq_, 0, context);
         cos_ = at::from_blob(const_cast<float *>(t.cos.data()), {context, t.half}).clone();
@@ -86,11 +86,11 @@ public:
             at::Tensor h = rms_norm(x, l.in_norm);
             at::Tensor q = rope(at::mm(h, l.q).view({T, H, d}), cos, sin);
             at::Tensor k = rope(at::mm(h, l.k).view({T, G, d}), cos, sin);
-            l.k_cache.narrow(0, p0, T).copy_(k);
-            l.v_cache.narrow(0, p0, T).copy_(at::mm(h, l.v).view({T, G, d}));
-            // repeat_kv: [S, G, d] -> [H, S, d], query head j reads KV head j / rep.
-            at::Tensor keys = l.k_cache.narrow(0, 0, S).permute({1, 0, 2}).repeat_interleave(rep, 0);
-            at::Tensor values = l.v_cache.narrow(0, 0, S).permute({1, 0, 2}).repeat_interleave(rep, 0);
+            l.k_cache.narrow(1, p0, T).copy_(k.permute({1, 0, 2}));
+            l.v_cache.narrow(1, p0, T).copy_(at::mm(h, l.v).view({T, G, d}).permute({1, 0, 2}));
+            // repeat_kv: [G, S, d] -> [H, S, d], query head j reads KV head j / rep.
+            at::Tensor keys = l.k_cache.narrow(1, 0, S).repeat_interleave(rep, 0);
+            at::Tensor values = l.v_cache.narrow(1, 0, S).repeat_interleave(rep, 0);
             at::Tensor scores = at::bmm(q.permute({1, 0, 2}), keys.transpose(1, 2)) / std::sqrt(double(d)) + mask;
             at::Tensor attn = at::bmm(at::softmax(scores, -1), values).permute({1, 0, 2}).reshape({T, H * d});
             x = x + at::mm(attn, l.o);

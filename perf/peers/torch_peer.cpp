@@ -185,22 +185,22 @@ std::vector<PeerOp> conv(const PeerCase &c, int rank) {
     })};
 }
 
-// attention: q [T, H, D] (or the kernel's view of it, [T, G, H/G, D]), k and v [S, G, D]
-// (position-major cache), out [T, H*D]; query t sits at position S - T + t and query head h reads
+// attention: q [T, H, D] (or the kernel's view of it, [T, G, H/G, D]), k and v [G, S, D]
+// (head-major cache, as Hugging Face's), out [T, H*D]; query t sits at position S - T + t and query head h reads
 // KV head h / (H / G).
 std::vector<PeerOp> attention(const PeerCase &c) {
     const BufferRef &qb = buffer(c, "q"), &kb = buffer(c, "k");
     if ((qb.shape.size() != 3 && qb.shape.size() != 4) || kb.shape.size() != 3) {
-        throw ShapeError(fmt::format("libtorch attention: q {} and k {}: expected [T, H, D] or [T, G, H/G, D] and [S, G, D]",
+        throw ShapeError(fmt::format("libtorch attention: q {} and k {}: expected [T, H, D] or [T, G, H/G, D] and [G, S, D]",
                                      dims_str(qb.shape), dims_str(kb.shape)));
     }
-    const int64_t T = qb.shape[0], D = qb.shape.back(), S = kb.shape[0], G = kb.shape[1];
+    const int64_t T = qb.shape[0], D = qb.shape.back(), S = kb.shape[1], G = kb.shape[0];
     const int64_t H = qb.shape.size() == 4 ? qb.shape[1] * qb.shape[2] : qb.shape[1], R = H / G;
     struct State { at::Tensor q, k, v, k_rep, v_rep, mask, scores, probs, heads, out; double scale; };
     auto s = std::make_shared<State>();
     s->q = wrap(qb, {T, H, D}).transpose(0, 1);                         // [H, T, D]
-    s->k = wrap(kb).transpose(0, 1).unsqueeze(1).expand({G, R, S, D});  // repeat_kv's view
-    s->v = wrap(buffer(c, "v")).transpose(0, 1).unsqueeze(1).expand({G, R, S, D});
+    s->k = wrap(kb).unsqueeze(1).expand({G, R, S, D});  // repeat_kv's view
+    s->v = wrap(buffer(c, "v")).unsqueeze(1).expand({G, R, S, D});
     s->k_rep = floats({G, R, S, D}), s->v_rep = floats({G, R, S, D});
     s->mask = at::full({T, S}, 0.0f, at::TensorOptions().dtype(at::kFloat));
     float *mask = s->mask.data_ptr<float>();

@@ -40,7 +40,6 @@ PACKED = "matmul_packed"                            # the GEMM/GEMV family the g
 PACKED_BF16 = PACKED + "_bf16"                      # the same on bfloat16 weights
 ATTENTION = "attention"
 NAIVE = "halogen:naive"
-DECODE = "halogen:decode"   # attention's schedule for T = 1, which its decode goal times
 GEMM_M = (128, 512)
 FEW_TOKENS = range(4, 17)                           # M = 4 … 16
 
@@ -406,10 +405,10 @@ def is_prefill(case: str) -> bool:
 
 
 def attention_goals(runs: Runs, limits: Limits, unrecorded: str) -> List[Goal]:
-    """Decode (the decode schedule) reads the cache at the DRAM read bandwidth; the fused causal
-    prefill against naive, the libtorch composite and the FMA peak."""
+    """Decode (`fused`, the kernel a model runs at every step) reads the cache at the DRAM read
+    bandwidth; the fused causal prefill against naive, the libtorch composite and the FMA peak."""
     decode, prefill = attention_cases(runs, is_decode), attention_cases(runs, is_prefill)
-    fused, decoder = f"{ATTENTION} `{FUSED}`", f"{ATTENTION} `{DECODE}`"
+    fused = f"{ATTENTION} `{FUSED}`"
     per_decode, per_prefill = "per case (T = 1, cache from DRAM) and threads", "per case (T = S) and threads"
     no_decode = f"no {ATTENTION} decode case from DRAM in the run{unrecorded}"
     no_prefill = f"no {ATTENTION} prefill case in the run{unrecorded}"
@@ -419,8 +418,8 @@ def attention_goals(runs: Runs, limits: Limits, unrecorded: str) -> List[Goal]:
                            [p for p in peers_of(runs, case, t) if p.impl.startswith("libtorch:")], limits, t)
                 for case in prefill for t in THREADS]
     return [
-        goal(f"{decoder} decode GB/s vs `limit:read-dram` GB/s",
-             [limit_point(point_label(case, t), runs.get(case, DECODE, t), DECODE, limits, "read-dram", t, "bytes")
+        goal(f"{fused} decode GB/s vs `limit:read-dram` GB/s",
+             [limit_point(point_label(case, t), runs.get(case, FUSED, t), FUSED, limits, "read-dram", t, "bytes")
               for case in decode for t in THREADS], 0.7, f"≥ 0.70× {per_decode}", no_decode),
         goal(f"{fused} prefill vs `{NAIVE}`",
              [ratio_point(point_label(case, t), runs.get(case, FUSED, t), FUSED, runs.get(case, NAIVE, t), NAIVE)

@@ -73,7 +73,7 @@ Case make_case(const Shape &s, std::set<std::string> uses, bool dram = false) {
             return a;
         };
         add("q", {s.T, s.H, s.D}, 1);
-        const std::shared_ptr<Array> k = add("k", {s.S, s.G, s.D}, 2), v = add("v", {s.S, s.G, s.D}, 3);
+        const std::shared_ptr<Array> k = add("k", {s.G, s.S, s.D}, 2), v = add("v", {s.G, s.S, s.D}, 3);
         in.out_shape = {s.T, s.H * s.D};
         for (int64_t copy = 0; copies > 1 && copy < copies; ++copy) {
             in.buffer_sets.push_back(in.refs);
@@ -104,12 +104,12 @@ std::vector<Case> catalogue() {
 
 Family family() {
     const Dim T = Dim::sym("T"), S = Dim::sym("S"), G = Dim::sym("G"), R = Dim::sym("R"), D = Dim::sym("D");
-    Tensor out = nn::attention(input("q", F, {T, G, R, D}), input("k", F, {S, G, D}), input("v", F, {S, G, D}));
+    Tensor out = nn::attention(input("q", F, {T, G, R, D}), input("k", F, {G, S, D}), input("v", F, {G, S, D}));
     Family f;
     f.name = "attention";
     f.home = "attention";
     f.contract = Contract("attention", Graph({out}),
-                          {{"k", "[S, G, D]"}, {"v", "[S, G, D]"}, {"q", "[T, G*R, D]"}, {"out", "[T, G*R*D]"}});
+                          {{"k", "[G, S, D]"}, {"v", "[G, S, D]"}, {"q", "[T, G*R, D]"}, {"out", "[T, G*R*D]"}});
     f.typical = {{"T", 2048}, {"S", 2048}, {"G", 8}, {"R", 4}, {"D", 64}};
     f.notes = "causal, grouped-query; the queries sit at the cache's last T positions (p0 = S - T)";
     f.options = {{"t", "query tokens T (default 1)"},

@@ -28,16 +28,17 @@
 // scores and e are computed for the keys the tile's rows see (the reductions read them at keys
 // clamped to the mask, so bounds inference asks for no more).
 //
-// decode: for a few queries over a long cache (a decode step, T = 1), where `fused` has only G
-// tasks and each reads a 256-byte slice of every 2 KiB cache row. Each phase is parallel over
-// chunks of kChunk keys and walks its chunk in blocks of 16 cache rows (32 KiB at G = 8, D = 64),
-// which stay in L1 while every KV head takes its slice of them:
-//   scores [T, G, R, S]     q.k per chunk and block: for each head, its R query rows each take
+// decode: for a few queries over a long cache (a decode step, T = 1) with the keys split across
+// threads, for when the G tasks of `fused` are too few for the machine's threads. Each phase is
+// parallel over chunks of kChunk keys; in a chunk each KV head walks its own rows (contiguous in
+// the head-major cache) in blocks of 16 (4 KiB at D = 64), which stay in L1 while the head's R
+// query rows take them:
+//   scores [T, G, R, S]     q.k per chunk, head and block: the head's R query rows each take
 //                           the block's keys, two vectors of partial sums per score, lanes added
 //                           by halves
 //   max, sum                per chunk (rfactor), then combined over the chunks
 //   e = exp(score - max)    per chunk, vectorized along s
-//   out                     P.V per chunk (rfactor) and block: for each head, its R query rows'
+//   out                     P.V per chunk (rfactor), head and block: the head's R query rows'
 //                           D sums in registers over the block's keys (pv_in_registers), then
 //                           added to the chunk's partial sums (T*G*R*D floats, in L1); combined
 //                           over the chunks, then divided by the row's sum
@@ -123,7 +124,8 @@ Halide::Func per_chunk(Halide::Func f, const Halide::RVar &rv) {
 // P.V (`acc`, [T, G, R, 1, D], a sum over the keys: attn_out, or its per-chunk rfactor) in blocks
 // of keys, each block's sums held in registers by a Func of its own (an rfactor over the block),
 // `tile`, and added to acc's rows after the block. acc's loops are d, then the head's query rows r,
-// then the KV heads g, the blocks, and the queries (a chunk's loop, per_chunk's, outermost).
+// then the blocks, the KV heads g (each head's rows are contiguous in the cache) and the queries
+// (a chunk's loop, per_chunk's, outermost).
 //
 // Where a query's R heads fit in the registers together (D = 64 or 128 in chunks of 4 vectors, R x
 // 4 accumulators in half the registers: R = 2 to 4 on AVX-512, 2 on AVX2; a specialization of acc
@@ -152,16 +154,16 @@ void pv_in_registers(Halide::Func acc, const std::vector<Halide::Var> &v, const 
         const std::string n = std::to_string(block);
         return Blocks{Halide::RVar(keys + "_b" + n), Halide::RVar(keys + "_k" + n)};
     };
-    const auto block_sums = [&](Halide::Stage st, int block, const Halide::Var &at) {
+    const auto block_sums = [&](Halide::Stage st, int block, const Halide::VarOrRVar &at) {
         const auto [kb, kin] = blocks(block);
-        std::vector<Halide::VarOrRVar> order{v[4], v[3], v[2], v[1], kb, v[0]};
+        std::vector<Halide::VarOrRVar> order{v[4], v[3], v[2], kb, v[1], v[0]};
         for (const Halide::Var &a : acc.args()) {   // a chunk's loop (per_chunk) stays outermost
             if (std::none_of(v.begin(), v.end(), [&](const Halide::Var &x) { return x.name() == a.name(); })) order.push_back(a);
         }
         st.split(over_s, kb, kin, block, guard);
         Halide::Func tile = st.rfactor(kb, blk);
         st.reorder(order).vectorize(v[4], width, guard);
-        tile.compute_at(acc, at).vectorize(v[4], width, guard);
+        tile.compute_at(Halide::LoopLevel(acc, at)).vectorize(v[4], width, guard);
         return tile;
     };
 
@@ -171,7 +173,7 @@ void pv_in_registers(Halide::Func acc, const std::vector<Halide::Var> &v, const 
     for (int d : {64, 128}) {
         for (int rows = 4; rows >= 2; --rows) {
             if (rows * 4 > registers / 2) continue;
-            Halide::Func tile = block_sums(acc.update(0).specialize(D == d && R == rows), rows_block, v[1]);
+            Halide::Func tile = block_sums(acc.update(0).specialize(D == d && R == rows), rows_block, blocks(rows_block).kb);
             tile.update(0)
                 .split(v[4], dc, v[4], chunk, guard)
                 .split(v[4], v[4], dv, width, guard)
@@ -258,22 +260,22 @@ void scores_per_task(const LoweredGraph &lg, Halide::Func scores, const Halide::
     tile.reorder(sl, sv, ti, one, u, r, g, so, to).vectorize(sl).unroll(sv).unroll(ti);
     tile.update(0).reorder(sl, sv, ti, rdi, one, u, r, g, so, to).vectorize(sl).unroll(sv).unroll(ti);
 
-    // The block's k rows, transposed: kt(d, g, s) stored with s innermost, made in 8 x 8 squares:
+    // The block's k rows, transposed: kt(d, s, g) stored with s innermost, made in 8 x 8 squares:
     // 8 dense loads of 8 d (`rows`), stored as 8 vectors of 8 keys (a vector along s read
     // straight from the cache would gather each key from its own row).
     auto [buffer, kt] = k_for(lg, tile);
-    const std::vector<Halide::Var> ka = kt.args();   // (d, g, s)
+    const std::vector<Halide::Var> ka = kt.args();   // (d, s, g)
     const Halide::Var kso("kt_s"), ksi("kt_si"), kdo("kt_d"), kdi("kt_di");
     kt.compute_at(scores, kb)
-        .bound_extent(ka[2], keys)
-        .reorder_storage(ka[2], ka[0], ka[1])
-        .tile(ka[2], ka[0], kso, kdo, ksi, kdi, 8, 8, guard)
+        .bound_extent(ka[1], keys)
+        .reorder_storage(ka[1], ka[0], ka[2])
+        .tile(ka[1], ka[0], kso, kdo, ksi, kdi, 8, 8, guard)
         .reorder(ksi, kdi, kso, kdo)
         .vectorize(ksi)
         .unroll(kdi);
     Halide::Func rows = Halide::Func(buffer).in(kt);
-    const std::vector<Halide::Var> ra = rows.args();
-    rows.compute_at(kt, kso).bound_extent(ra[0], 8).bound_extent(ra[2], 8).vectorize(ra[0]).unroll(ra[2]);
+    const std::vector<Halide::Var> ra = rows.args();   // (d, s, g)
+    rows.compute_at(kt, kso).bound_extent(ra[0], 8).bound_extent(ra[1], 8).vectorize(ra[0]).unroll(ra[1]);
 
     const Halide::Var sb("s_block"), sk("s_key");
     const Halide::RVar lanes = score_lanes(scores, one, width);
@@ -328,8 +330,8 @@ void decode(LoweredGraph &lg, const Halide::Target &target) {
     const std::vector<Halide::Var> &v = lg.vars;
     const auto guard = Halide::TailStrategy::GuardWithIf;
 
-    // q.k: chunks of keys across tasks; in a chunk, blocks of kKeyBlock keys, each taken by every
-    // KV head and the R query rows that read it. Each score is kQkVectors vectors of partial sums
+    // q.k: chunks of keys across tasks; in a chunk, per KV head, blocks of kKeyBlock keys, each
+    // taken by the head's R query rows. Each score is kQkVectors vectors of partial sums
     // (independent chains of FMAs), whose lanes are then added by halves, a vector add each. Not
     // atomic().vectorize(): in a Func whose own loop is parallel, that stores each score with a
     // compare-and-swap; nor a loop over the lanes, a chain of scalar adds as long as the vector.
@@ -352,7 +354,7 @@ void decode(LoweredGraph &lg, const Halide::Target &target) {
     scores.update(0)
         .split(s, so, si, kChunk, guard)
         .split(si, sb, sk, kKeyBlock, guard)
-        .reorder(ri, one, sk, r, t, g, sb, so)
+        .reorder(ri, one, sk, r, t, sb, g, so)
         .parallel(so);
 
     // The row statistics: partial max and sum per chunk, combined.
@@ -373,8 +375,8 @@ void decode(LoweredGraph &lg, const Halide::Target &target) {
     Halide::Func inv_sum = lg.func("attn_inv_sum");
     inv_sum.compute_root();
 
-    // P.V: per chunk (rfactor), blocks of kKeyBlock keys, each taken by every KV head: the head's
-    // R query rows' weighted sums accumulate in registers over the block's keys
+    // P.V: per chunk (rfactor), per KV head, blocks of kKeyBlock keys: the head's R query rows'
+    // weighted sums accumulate in registers over the block's keys
     // (pv_in_registers), then are added to the chunk's partial sums.
     Halide::Func acc = lg.func("attn_out");   // [T, G, R, 1, D]: d is its axis 4
     acc.compute_root().vectorize(v[4], width, guard);

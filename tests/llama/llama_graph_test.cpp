@@ -28,14 +28,14 @@ TEST(LlamaGraph, InputsAreIdsRopeRowsCachesAndEveryWeightByName) {
         halogen::LlamaConfig c = halogen::llama_preset("tiny");
         c.tie_word_embeddings = tied;
         const halogen::LlamaStepGraph step = build_llama_step(c);
-        const Dim T = Dim::sym("T"), S = Dim::sym("S");
-        EXPECT_EQ(step.graph.symbols(), (std::set<std::string>{"S", "T"}));
+        const Dim T = Dim::sym("T"), C = Dim::sym("C");
+        EXPECT_EQ(step.graph.symbols(), (std::set<std::string>{"C", "S", "T"}));
 
         std::map<std::string, std::pair<DType, Shape>> want;
         want["ids"] = {DType::Int32, {T}};
         want["rope_cos"] = want["rope_sin"] = {DType::Float32, {T, Dim(8)}};
         for (int i = 0; i < 2; ++i) {
-            want[halogen::llama_k_cache_name(i)] = want[halogen::llama_v_cache_name(i)] = {DType::Float32, {S, Dim(2), Dim(16)}};
+            want[halogen::llama_k_cache_name(i)] = want[halogen::llama_v_cache_name(i)] = {DType::Float32, {Dim(2), C, Dim(16)}};
         }
         std::vector<std::string> weights;
         for (const auto &spec : halogen::llama_tensor_specs(c)) {

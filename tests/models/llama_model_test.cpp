@@ -51,10 +51,6 @@ struct Tiny {
 
 const std::vector<int32_t> kPrompt = {1, 17, 200, 3, 99, 42, 255, 0};
 
-// A Func's name without the "$n" Halide appends when the process already holds a Func of that
-// name (another pipeline of the same graph): its loops carry the base.
-std::string base_name(const Halide::Func &f) { return f.name().substr(0, f.name().find('$')); }
-
 // The tiny model's layer part as the model's Program builds it (grouped, lowered, scheduled by the
 // llama recipe) but not compiled: its loop nests are all a structure test reads.
 halogen::Pipeline layer_pipeline(int64_t down_block = 0) {
@@ -238,7 +234,7 @@ TEST(LlamaModel, ProjectionKernelsRunTheDotSchedule) {
         }
         bool parallel_tiles = false;   // the kernel's output loop over tiles runs in parallel
         for (const std::string &loop : nest.loops)
-            parallel_tiles |= loop.rfind(base_name(lg.out) + ".s0.", 0) == 0 && loop.find(":parallel") != std::string::npos;
+            parallel_tiles |= loop.rfind(lg.out.name() + ".s0.", 0) == 0 && loop.find(":parallel") != std::string::npos;
         EXPECT_TRUE(parallel_tiles) << "kernel " << k;
     }
     EXPECT_EQ(projections, 4);   // qkv, o, gate and up, down
@@ -253,11 +249,11 @@ TEST(LlamaModel, AttentionKernelRunsTheFusedSchedule) {
         if (!lg.has_func("attn_scores")) continue;
         ++attention;
         const halogen::LoopNest nest = halogen::loop_nest(lg);
-        const std::string scores = base_name(lg.func("attn_scores"));
+        const std::string scores = lg.func("attn_scores").name();
         std::string task;   // the output's loop over (KV head, tile of queries), fused and parallel
         for (const std::string &loop : nest.loops) {
             const std::string end = ".task:parallel";
-            if (loop.rfind(base_name(lg.out) + ".s0.", 0) == 0 && loop.size() > end.size() &&
+            if (loop.rfind(lg.out.name() + ".s0.", 0) == 0 && loop.size() > end.size() &&
                 loop.compare(loop.size() - end.size(), end.size(), end) == 0)
                 task = loop.substr(0, loop.size() - std::string(":parallel").size());
         }

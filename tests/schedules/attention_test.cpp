@@ -1,5 +1,5 @@
 // The attention family (schedules/attention/): every registered variant, the AOT kernel the build
-// made of it, on the caller's layouts (q [T, H, D], k and v [S, G, D] -> out [T, H*D]) against
+// made of it, on the caller's layouts (q [T, H, D], k and v [G, S, D] -> out [T, H*D]) against
 //   - a direct double-precision loop, on shapes with T = 1 and T > 1, p0 = 0 and p0 > 0, S odd
 //     (a multiple of no tile), H/G in {1, 3, 4} and head dims 16 and 64;
 //   - the reference interpreter (schedules/reference.h) on one shape;
@@ -53,12 +53,12 @@ Array random_array(std::vector<int64_t> shape, uint32_t seed, float scale = 1) {
 }
 
 struct Call {
-    mutable Array q, k, v;   // [T, H, D], [S, G, D], [S, G, D] (mutable: a call reads their memory)
+    mutable Array q, k, v;   // [T, H, D], [G, S, D], [G, S, D] (mutable: a call reads their memory)
 };
 
 Call random_call(const Problem &p, uint32_t seed, float qk_scale = 2) {
-    return {random_array({p.T, p.H, p.D}, seed, qk_scale), random_array({p.S, p.G, p.D}, seed + 1, qk_scale),
-            random_array({p.S, p.G, p.D}, seed + 2)};
+    return {random_array({p.T, p.H, p.D}, seed, qk_scale), random_array({p.G, p.S, p.D}, seed + 1, qk_scale),
+            random_array({p.G, p.S, p.D}, seed + 2)};
 }
 
 // out[t, h*D + i] in double: query h reads KV head h / (H/G); key s is visible to query t iff
@@ -74,7 +74,7 @@ Array reference(const Problem &p, const Call &c) {
             for (int64_t s = 0; s <= last; ++s) {
                 double dot = 0;
                 for (int64_t i = 0; i < p.D; ++i) {
-                    dot += double(c.q.get((t * p.H + h) * p.D + i)) * double(c.k.get((s * p.G + g) * p.D + i));
+                    dot += double(c.q.get((t * p.H + h) * p.D + i)) * double(c.k.get((g * p.S + s) * p.D + i));
                 }
                 score[std::size_t(s)] = dot / std::sqrt(double(p.D));
                 mx = std::max(mx, score[std::size_t(s)]);
@@ -83,7 +83,7 @@ Array reference(const Problem &p, const Call &c) {
             for (double &e : score) sum += (e = std::exp(e - mx));
             for (int64_t i = 0; i < p.D; ++i) {
                 double acc = 0;
-                for (int64_t s = 0; s <= last; ++s) acc += score[std::size_t(s)] * c.v.get((s * p.G + g) * p.D + i);
+                for (int64_t s = 0; s <= last; ++s) acc += score[std::size_t(s)] * c.v.get((g * p.S + s) * p.D + i);
                 out.set(t * p.H * p.D + h * p.D + i, acc / sum);
             }
         }
@@ -192,7 +192,7 @@ TEST_P(AttentionVariant, OverflowingScoresStayFinite) {
             for (int64_t i = 0; i < p.D; ++i) {
                 double mean = 0;
                 const int64_t last = p.p0() + t;
-                for (int64_t s = 0; s <= last; ++s) mean += c.v.get((s * p.G + h / R) * p.D + i);
+                for (int64_t s = 0; s <= last; ++s) mean += c.v.get((h / R * p.S + s) * p.D + i);
                 want.set((t * p.H + h) * p.D + i, mean / double(last + 1));
             }
     EXPECT_TRUE(arrays_near(want, got, 1e-6));
@@ -215,7 +215,7 @@ TEST(AttentionContract, HeadsNotAMultipleOfKvHeads) {
 
 // A causal prefill computes the scores and their exp only for the keys a task's queries see: the
 // masked reductions read them at keys clamped to the mask (halide_gen/compiler/lower.cpp), so the
-// buffers `fused` allocates per task span the visible keys, not the whole cache (k.extent.2).
+// buffers `fused` allocates per task span the visible keys, not the whole cache (k.extent.1).
 TEST(AttentionFused, ScoresAndExpSpanOnlyVisibleKeys) {
     const FamilyKernel k = FamilyKernel::jit("attention", "fused");
     const LoweredGraph &lg = k.program()->lowered(0);
@@ -225,7 +225,7 @@ TEST(AttentionFused, ScoresAndExpSpanOnlyVisibleKeys) {
         const std::regex allocation("allocate " + func + R"(\[([^\]]*)\])");
         std::smatch m;
         ASSERT_TRUE(std::regex_search(nest.stmt, m, allocation)) << name << " (" << func << ") is not allocated:\n" << nest.stmt;
-        EXPECT_EQ(m[1].str().find("k.extent.2"), std::string::npos) << name << ": " << m[1];
+        EXPECT_EQ(m[1].str().find("k.extent.1"), std::string::npos) << name << ": " << m[1];
     }
 }
 
@@ -242,7 +242,7 @@ TEST(AttentionFused, PvTilesLoopOverTheirOwnBlocks) {
     };
     EXPECT_TRUE(has_loop("_b128")) << "no P.V block loop of 128 keys";
     EXPECT_TRUE(has_loop("_b16")) << "no P.V block loop of 16 keys";
-    EXPECT_NE(nest.stmt.find("(k.extent.2 + 127)/128"), std::string::npos) << nest.stmt;
+    EXPECT_NE(nest.stmt.find("(k.extent.1 + 127)/128"), std::string::npos) << nest.stmt;
 }
 
 }  // namespace

@@ -153,7 +153,7 @@ std::vector<Case> embedding_cases() {
     };
 }
 
-// --- attention: q [T, H, D], k and v [S, G, D] -> out [T, H*D]
+// --- attention: q [T, H, D], k and v [G, S, D] -> out [T, H*D]
 
 void attention_finite(const Inputs &, const Array &out) {
     for (int64_t k = 0; k < out.size(); ++k) {
@@ -165,7 +165,7 @@ void attention_finite(const Inputs &, const Array &out) {
 }
 
 Shapes attention_shapes(int64_t T, int64_t S, int64_t H, int64_t G, int64_t D) {
-    return {{"q", {T, H, D}}, {"k", {S, G, D}}, {"v", {S, G, D}}};
+    return {{"q", {T, H, D}}, {"k", {G, S, D}}, {"v", {G, S, D}}};
 }
 
 // Scores that overflow to -inf (q = 1e20, k = -1e20) are clamped, all equal: each output is the
