@@ -212,7 +212,7 @@ PeerOps &peer_ops(const BenchCase &c, const Peer &peer, int threads, double budg
         if (once > budget) v.skip = over_budget(once, budget);
         if (op.writes_output) {
             v.max_abs_err = p.checked(op.run);
-            if (v.max_abs_err > p.tolerance()) {
+            if (v.max_abs_err > (op.tolerance > 0 ? op.tolerance : p.tolerance())) {
                 v.skip = fmt::format("MISMATCH against halogen:{}: max|err| {:.3g}", c.reference, v.max_abs_err);
             }
         }

@@ -8,6 +8,8 @@
 
 #include <omp.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -18,6 +20,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "frontend/errors.h"
+#include "frontend/formats/bfloat16.h"
 
 namespace halogen::perf {
 
@@ -134,6 +137,20 @@ std::vector<PeerOp> conv_ops(const PeerCase &c, const std::string &where) {
             timed("reorder dst from own layout", where, std::move(dst_out), true, bytes_of(yo) + bytes_of(ym))};
 }
 
+// The check's bound for a product that rounds x to bfloat16: each term x*w moves by at most
+// 2^-9 |x| |w|, and K independent such errors sum to about sqrt(K) of them; eight times that, on
+// the largest |x| and |w|. At K = 2048 and inputs in [-1, 1] that is 0.71, where a wrong element
+// order or a missed block of K moves an output by its own size, about sqrt(K) / 3 = 15.
+double rounded_x_tolerance(const BufferRef &x, const BufferRef &w) {
+    const int64_t K = x.shape.at(1);
+    float x_max = 0, w_max = 0;
+    const auto *xs = static_cast<const float *>(x.data);
+    for (int64_t k = 0; k < x.shape.at(0) * K; ++k) x_max = std::max(x_max, std::fabs(xs[k]));
+    const auto *ws = static_cast<const uint16_t *>(w.data);
+    for (int64_t k = 0; k < w.shape.at(0) * K; ++k) w_max = std::max(w_max, std::fabs(bfloat16_bits_to_float(ws[k])));
+    return 8.0 * std::sqrt(double(K)) * std::ldexp(1.0, -9) * double(x_max) * double(w_max);
+}
+
 // matmul families: y[M, N] = x[M, K] . W[N, K]^T (+ bias). The weights are reordered once, at setup,
 // into the layout oneDNN picks (as a framework packs weights at load time); x and y stay the
 // caller's. A bfloat16 weight multiplies a bfloat16 x: the op converts x each call (oneDNN 2.6 has
@@ -172,6 +189,7 @@ std::vector<PeerOp> matmul_ops(const PeerCase &c, const std::string &where) {
     PeerOp op;
     op.name = "matmul (bfloat16 weights and x)";
     op.writes_output = true;
+    op.tolerance = rounded_x_tolerance(x, w);
     op.run = [to_bf16, product, what = fmt::format("onednn matmul: {}", where)] {
         try {
             (*to_bf16)();

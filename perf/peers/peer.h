@@ -40,6 +40,9 @@ struct PeerOp {
     bool writes_output = false;    // after run(), PeerCase::output holds the result (it is checked)
     // Work of one call when it differs from the case's own (a reorder moves other bytes); 0: the case's.
     double bytes = 0, flops = 0;
+    // The check's bound on |err| when the op rounds its inputs to a narrower type than the case
+    // computes in (oneDNN's bfloat16 matmul rounds x too); 0: the case's tolerance.
+    double tolerance = 0;
 };
 
 struct Peer {
