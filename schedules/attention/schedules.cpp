@@ -8,13 +8,15 @@
 // (innermost axis vectorized, outermost parallel).
 //
 // fused: one kernel, two passes over each task's keys:
+//   kt = k transposed (keys contiguous), once per call, parallel over g   (from kTileQ queries on)
 //   parallel over (g, tile of kTileQ queries):       (a task: kTileQ * R rows sharing K and V rows;
 //                                                     g outer, so that each thread's contiguous share
 //                                                     of tasks holds early and late queries alike)
-//     for each block of 32 keys (AVX-512; 8 on AVX2): kt = the block's k rows transposed, then
-//                                per head r, scores[ti][r][block] as a register tile of kTileQ
-//                                rows x the block's keys, outer products over D (scores_per_task;
-//                                under kTileQ queries, a decode step, the dot form along D)
+//     qt = the task's q rows side by side                                (from kTileQ queries on)
+//     for each block of 32 keys (AVX-512; 8 on AVX2): per head r, scores[ti][r][block] as a
+//                                register tile of kTileQ rows x the block's keys, outer products
+//                                over D (scores_per_task; under kTileQ queries, a decode step,
+//                                the dot form along D)
 //     max[ti][r], then e[ti][r][s] = exp(score - max), sum[ti][r]    (visible keys only)
 //     for ti, each block of 128 keys: acc[r][d] += e[ti][r][s] * v[s][d] for all R heads at once
 //             (R = 2 to 4), the R x D sums in registers, each v row loaded once for the R rows;
@@ -200,12 +202,13 @@ Halide::Expr heads_per_kv(const LoweredGraph &lg) { return lg.extent(scores_node
 // The number of queries T (q's first extent) as the group reads it.
 Halide::Expr queries(const LoweredGraph &lg) { return lg.extent(scores_node(lg).inputs[0].shape().front()); }
 
-// The k buffer's Func, and a wrapper of it that only `consumer` (the rfactor of q.k's sum) reads:
-// the Funcs between the consumer and the buffer (the product q * k and k's views) are cloned for
-// it, so that the sum's other definitions still read the buffer itself.
-std::pair<Halide::Func, Halide::Func> k_for(const LoweredGraph &lg, Halide::Func consumer) {
+// The buffer of one operand of q.k's product (0: q, 1: k), and a wrapper of it that only
+// `consumer` (the rfactor of q.k's sum) reads: the Funcs between the consumer and the buffer (the
+// product q * k and the operand's views) are cloned for it, so that the sum's other definitions
+// still read the buffer itself.
+std::pair<Halide::Func, Halide::Func> operand_for(const LoweredGraph &lg, Halide::Func consumer, int operand) {
     const Node *product = scores_node(lg).inputs[0].get();   // q [T, G, R, 1, D] * k [1, G, 1, S, D]
-    const Node *n = product->inputs[1].get();
+    const Node *n = product->inputs[operand].get();
     while (lg.group.contains(n) && is_view(n->op)) n = n->inputs[0].get();
     Halide::Func buffer = lg.funcs.at(n), f = lg.funcs.at(product);
     while (true) {
@@ -216,7 +219,7 @@ std::pair<Halide::Func, Halide::Func> k_for(const LoweredGraph &lg, Halide::Func
             return Halide::Internal::find_transitive_calls(callee.second).count(buffer.name()) > 0;
         };
         const auto next = std::find_if(callees.begin(), callees.end(), reaches);
-        if (next == callees.end()) throw ScheduleError("attention: q.k does not read the k buffer " + buffer.name());
+        if (next == callees.end()) throw ScheduleError("attention: q.k does not read the buffer " + buffer.name());
         consumer = clone;
         f = Halide::Func(next->second);
     }
@@ -228,8 +231,8 @@ std::pair<Halide::Func, Halide::Func> k_for(const LoweredGraph &lg, Halide::Func
 // two vectors of keys (AVX-512: 32 keys, 16 accumulators; AVX2, with half the registers: one);
 // per block and query head r, `tile` (the sum's rfactor over all of D) holds the task's kTileQ
 // query rows x the block's keys in registers, and for each d takes one
-// broadcast of q per row and one load per key vector of `kt`, the block's k rows transposed (keys
-// contiguous), which the task's R heads share. No horizontal sums. The tile is always whole
+// broadcast of q per row and one load per key vector of `kt`, k transposed (keys contiguous; the
+// block's 32 keys x D, 8 KiB, stay in L1 while the task's R heads take them). No horizontal sums. The tile is always whole
 // (bound_extent): a last task with fewer queries, or a last block with fewer keys, computes rows
 // and keys nobody reads, from inputs read clamped (kClampInputs).
 //
@@ -260,22 +263,31 @@ void scores_per_task(const LoweredGraph &lg, Halide::Func scores, const Halide::
     tile.reorder(sl, sv, ti, one, u, r, g, so, to).vectorize(sl).unroll(sv).unroll(ti);
     tile.update(0).reorder(sl, sv, ti, rdi, one, u, r, g, so, to).vectorize(sl).unroll(sv).unroll(ti);
 
-    // The block's k rows, transposed: kt(d, s, g) stored with s innermost, made in 8 x 8 squares:
-    // 8 dense loads of 8 d (`rows`), stored as 8 vectors of 8 keys (a vector along s read
-    // straight from the cache would gather each key from its own row).
-    auto [buffer, kt] = k_for(lg, tile);
+    // k transposed: kt(d, s, g) stored with s innermost, made in 8 x 8 squares: 8 dense loads of
+    // 8 d (`rows`), stored as 8 vectors of 8 keys (a vector along s read straight from the cache
+    // would gather each key from its own row). Made once per call, for every key any task reads
+    // (G x S x D floats, as many as the k cache's visible rows), not per task and block: the tasks
+    // of one KV head all read the same keys, which a transpose per task would repeat T / kTileQ
+    // times. Only the tiles (T >= kTileQ) read it, so a decode step makes none.
+    auto [buffer, kt] = operand_for(lg, tile, 1);
     const std::vector<Halide::Var> ka = kt.args();   // (d, s, g)
     const Halide::Var kso("kt_s"), ksi("kt_si"), kdo("kt_d"), kdi("kt_di");
-    kt.compute_at(scores, kb)
-        .bound_extent(ka[1], keys)
+    kt.compute_root()
         .reorder_storage(ka[1], ka[0], ka[2])
         .tile(ka[1], ka[0], kso, kdo, ksi, kdi, 8, 8, guard)
         .reorder(ksi, kdi, kso, kdo)
+        .parallel(ka[2])
         .vectorize(ksi)
         .unroll(kdi);
     Halide::Func rows = Halide::Func(buffer).in(kt);
     const std::vector<Halide::Var> ra = rows.args();   // (d, s, g)
     rows.compute_at(kt, kso).bound_extent(ra[0], 8).bound_extent(ra[1], 8).vectorize(ra[0]).unroll(ra[1]);
+
+    // The task's q rows (kTileQ queries x R heads x D, 8 KiB at R = 4, D = 64), copied side by
+    // side: in q [T, H, D] the tile's rows lie H * D floats apart, a multiple of 4 KiB that maps
+    // them to one L1 set.
+    auto [q_buffer, qt] = operand_for(lg, tile, 0);
+    qt.compute_at(scores, g).vectorize(qt.args()[0], width, guard);
 
     const Halide::Var sb("s_block"), sk("s_key");
     const Halide::RVar lanes = score_lanes(scores, one, width);

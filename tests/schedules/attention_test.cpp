@@ -7,8 +7,8 @@
 // and: decode equals prefill (the last query alone over the cache gives the last row of a T-token
 // prefill within 1e-6); rows whose scores overflow to -inf stay finite (equal scores: the plain
 // average of the visible values); a call whose H is not a multiple of G is refused; `fused`'s
-// lowered statement holds the scores and exp of visible keys only, and P.V's block loops of their
-// own sizes.
+// lowered statement holds the scores and exp of visible keys only, P.V's block loops of their own
+// sizes, and one transpose of k per call.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -243,6 +243,29 @@ TEST(AttentionFused, PvTilesLoopOverTheirOwnBlocks) {
     EXPECT_TRUE(has_loop("_b128")) << "no P.V block loop of 128 keys";
     EXPECT_TRUE(has_loop("_b16")) << "no P.V block loop of 16 keys";
     EXPECT_NE(nest.stmt.find("(k.extent.1 + 127)/128"), std::string::npos) << nest.stmt;
+}
+
+// From 8 queries on, q.k's register tiles read k transposed (`kt`, a wrapper of k's Func made by
+// cloning the product q * k for the tiles: "<k>_in_..._clone_in_..."). It is made once per call,
+// before the parallel loop over the tasks and only when T >= 8, not per task: every task of a KV
+// head reads the same keys.
+TEST(AttentionFused, TransposesKOncePerCall) {
+    const FamilyKernel k = FamilyKernel::jit("attention", "fused");
+    const LoweredGraph &lg = k.program()->lowered(0);
+    const LoopNest nest = loop_nest(lg);
+    const auto task = std::find_if(nest.loops.begin(), nest.loops.end(),
+                                   [](const std::string &l) { return l.find(".task:parallel") != std::string::npos; });
+    ASSERT_NE(task, nest.loops.end()) << "no parallel loop over the tasks";
+    const size_t task_loop = nest.stmt.find("parallel (" + task->substr(0, task->find(':')));
+    ASSERT_NE(task_loop, std::string::npos) << nest.stmt;
+    const std::string before = nest.stmt.substr(0, task_loop), inside = nest.stmt.substr(task_loop);
+    // k's Func name as a pattern: a name Halide made unique in this process ends in "$n".
+    std::string k_name;
+    for (const char c : lg.func("k").name()) k_name += c == '$' ? std::string(R"(\$)") : std::string(1, c);
+    const std::string kt = "produce " + k_name + R"(_in_\S*_clone_in_)";
+    EXPECT_TRUE(std::regex_search(before, std::regex(R"(if \(8 <= q\.extent\.3\) \{\s*)" + kt)))
+        << "k is not transposed before the tasks, for T >= 8:\n" << before;
+    EXPECT_FALSE(std::regex_search(inside, std::regex(kt))) << "a task transposes k:\n" << inside;
 }
 
 }  // namespace
