@@ -280,7 +280,7 @@ class TablesAndGoals(unittest.TestCase):
             "groupnorm `halogen:fused` vs the best peer": "NOT MEASURED",
             "groupnorm `halogen:fused` GB/s vs `limit:stream` GB/s": "FAIL",
             "conv `halogen:tiled` vs `onednn:conv (nchw)`, 2 threads": "FAIL",
-            "conv `halogen:tiled` vs `onednn:conv (own layout)`, 2 threads": "PASS",
+            "conv `halogen:tiled` vs `onednn:conv (own layout)`, 2 threads": "FAIL",   # 0.80x, 0.94x: under 1.0x
             **{name: "NOT MEASURED" for name in MATMUL_GOALS},   # the fixture records no matmul family
             **{name: "NOT MEASURED" for name in ATTENTION_GOALS},   # nor attention
         })
