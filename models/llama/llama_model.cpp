@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <future>
 #include <map>
+#include <mutex>
 
 #include "frontend/errors.h"
 #include "frontend/formats/bfloat16.h"
@@ -155,18 +157,26 @@ LlamaModel::LlamaModel(const LlamaWeights &w, const LlamaModelOptions &options) 
     const int64_t down_block = options.down_block.value_or(llama_down_block(c));
     const LlamaParts parts = build_llama_parts(c, s.dtype, down_block);
     const auto part = llama_part_input_name;
-    const Recipe recipe = llama_recipe();
-    int compiled = 0;
-    auto compile = [&](const Graph &g) {
-        auto p = std::make_unique<Program>(g, recipe);
-        if (options.progress) options.progress({"compile", uint64_t(++compiled), 3});
-        return p;
+    // The programs compile on a thread of their own while this one makes the weights ready: the
+    // compiler is single-threaded and the weights are read from memory or the file, so on two
+    // cores the model is ready in about the longer of the two instead of their sum. The reports
+    // of both come through one lock.
+    std::mutex reporting;
+    const auto report = [&](const LlamaLoadProgress &p) {
+        if (!options.progress) return;
+        const std::lock_guard<std::mutex> lock(reporting);
+        options.progress(p);
     };
-    s.embed = compile(parts.embed);
-    s.layer = compile(parts.layer);
-    s.head = compile(parts.head);
+    std::future<void> compiling = std::async(std::launch::async, [&] {
+        const Recipe recipe = llama_recipe();
+        int compiled = 0;
+        for (auto [program, graph] : {std::pair{&s.embed, &parts.embed}, {&s.layer, &parts.layer}, {&s.head, &parts.head}}) {
+            *program = std::make_unique<Program>(*graph, recipe);
+            report({"compile", uint64_t(++compiled), 3});
+        }
+    });
 
-    WeightsRead read{options.progress};
+    WeightsRead read{report};
     for (const SafetensorsTensor *t : w.tensors()) read.total += t->bytes();
     // An untied embedding is only gathered from: its pages come in with the ids that read them.
     s.globals[part("model.embed_tokens.weight")] = prepare({w.embed_tokens}, s.dtype, read, w.tied());
@@ -185,6 +195,7 @@ LlamaModel::LlamaModel(const LlamaWeights &w, const LlamaModelOptions &options) 
                                                          : prepare({l.down_proj}, s.dtype, read);
         s.layers.push_back(std::move(m));
     }
+    compiling.get();   // rethrows a compile error
 
     const RopeTables tables = rope_tables(rope_inverse_frequencies(c), 0, s.context);
     s.cos = tables.cos;

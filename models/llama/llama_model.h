@@ -42,7 +42,9 @@ struct LlamaModelOptions {
     // The down projection's weight in blocks of this many columns (nn::block_columns), copied so
     // at load; 0: as the checkpoint stores it; none: llama_down_block(config).
     std::optional<int64_t> down_block;
-    // Called after each program compiled and each weight read; none: no reports.
+    // Called after each program compiled and each weight read, from one thread at a time (the
+    // programs compile on a thread of their own while the weights are read, so the two kinds
+    // interleave); none: no reports.
     std::function<void(const LlamaLoadProgress &)> progress;
 };
 
