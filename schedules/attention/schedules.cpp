@@ -230,9 +230,9 @@ std::pair<Halide::Func, Halide::Func> operand_for(const LoweredGraph &lg, Halide
 // From kTileQ queries on, as register tiles of outer products: scores' update walks blocks of
 // two vectors of keys (AVX-512: 32 keys, 16 accumulators; AVX2, with half the registers: one);
 // per block and query head r, `tile` (the sum's rfactor over all of D) holds the task's kTileQ
-// query rows x the block's keys in registers, and for each d takes one
-// broadcast of q per row and one load per key vector of `kt`, k transposed (keys contiguous; the
-// block's 32 keys x D, 8 KiB, stay in L1 while the task's R heads take them). No horizontal sums. The tile is always whole
+// query rows x the block's keys in registers, and for each d takes one broadcast of q per row and
+// one load per key vector of `kt`, k transposed (keys contiguous; the block's 32 keys x D, 8 KiB,
+// stay in L1 while the task's R heads take them). No horizontal sums. The tile is always whole
 // (bound_extent): a last task with fewer queries, or a last block with fewer keys, computes rows
 // and keys nobody reads, from inputs read clamped (kClampInputs).
 //
