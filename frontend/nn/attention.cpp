@@ -45,7 +45,7 @@ Tensor attention(const Tensor &q, const Tensor &k, const Tensor &v) {
     const Tensor qs = reshape(q, {T, G, R, Dim(1), D});
     const Tensor dot = named(reduce_sum(mul(qs, kg), {4}), "attn_scores");
     const Tensor scale = recip(sqrt(dim_const(D, DType::Float32)));
-    const Tensor scores = clamp_abs(mul(reshape(dot, {T, G, R, S}), scale), kScoreLimit);
+    const Tensor scores = named(clamp_abs(mul(reshape(dot, {T, G, R, S}), scale), kScoreLimit), "attn_logits");
 
     // visible[t, s] = s <= (S - T) + t, as [T, 1, 1, S].
     const Tensor t_pos = add(reshape(arange(T), {T, Dim(1), Dim(1), Dim(1)}), dim_const(S - T, DType::Int32));

@@ -14,6 +14,7 @@
 #include "frontend/errors.h"
 #include "frontend/constant_values.h"
 #include "frontend/reshape_segments.h"
+#include "halide_gen/compiler/float_math.h"
 #include "halide_gen/compiler/types.h"
 
 namespace halogen {
@@ -101,10 +102,7 @@ Expr index_within(const Expr &i, const Expr &extent) {
 // ---- NaN in max (frontend/ops.h: a NaN operand makes max NaN, a NaN in a row its reduce_max) ----
 // Halide compiles with fast-math flags that assume no NaN: its float max may keep or drop a NaN
 // depending on operand order and vectorization (x86 maxps returns its second operand), and a float
-// compare such as is_nan is folded away. A NaN is therefore recognized on its bits.
-
-// True where the float32 x is a NaN: exponent all ones, mantissa not zero.
-Expr is_nan_bits(const Expr &x) { return (Halide::reinterpret(Halide::Int(32), x) & 0x7fffffff) > 0x7f800000; }
+// compare such as is_nan is folded away. A NaN is therefore recognized on its bits (is_nan_bits).
 
 // Binary max of float32s: a NaN operand is the result, else Halide's max.
 Expr max_nan(const Expr &a, const Expr &b) {
@@ -241,10 +239,7 @@ Expr Lowerer::elementwise(const Node &n, const std::vector<Expr> &in) {
     case Op::Neg: return -in[0];
     case Op::Recip: return 1.0f / in[0];
     case Op::Sqrt: return Halide::sqrt(in[0]);
-    // Halide's pow(2, x) (its own polynomial, fast-math) returns 0 for NaN; exp2f gives NaN.
-    // The NaN is passed through, recognized on its bits: a float compare (is_nan) is folded
-    // away under the no-NaN fast-math flags Halide compiles with.
-    case Op::Exp2: return Halide::select(is_nan_bits(in[0]), in[0], Halide::pow(2.0f, in[0]));
+    case Op::Exp2: return exp2_f32(in[0]);
     case Op::Log2: return Halide::log(in[0]) * float(1.0 / std::log(2.0));
     case Op::Sin: return Halide::sin(in[0]);
     case Op::Not: return logic ? !in[0] : ~in[0];

@@ -17,15 +17,16 @@
 //                                register tile of kTileQ rows x the block's keys, outer products
 //                                over D (scores_per_task; under kTileQ queries, a decode step,
 //                                the dot form along D)
-//     max[ti][r], then e[ti][r][s] = exp(score - max), sum[ti][r]    (visible keys only)
+//     logits[ti][r][s] = the scores scaled and clamped, once per score (the max and e read them)
+//     max[ti][r], then e[ti][r][s] = exp(logit - max), sum[ti][r]    (visible keys only)
 //     for ti, each block of 128 keys: acc[r][d] += e[ti][r][s] * v[s][d] for all R heads at once
 //             (R = 2 to 4), the R x D sums in registers, each v row loaded once for the R rows;
 //             any other R a row at a time in blocks of 16 keys (pv_in_registers)
 //     out[ti][r][d] = acc[r][d] / sum[ti][r]
-// The tile's scores and probabilities (kTileQ * R * S floats, 256 KiB at S = 2048, R = 4) live in
-// the task's L2, never the T x S matrix. This is a two-pass softmax with the max computed per tile
-// at the tile's compute level, not an online one: the graph's max is a reduction over all of S, and
-// a schedule cannot turn it into a running max (that would be another algorithm). The max, the sum
+// The tile's scores, logits and probabilities (kTileQ * R * S floats each, 256 KiB at S = 2048,
+// R = 4) live in the task's L2, never the T x S matrix. This is a two-pass softmax with the max
+// computed per tile at the tile's compute level, not an online one: the graph's max is a reduction
+// over all of S, and a schedule cannot turn it into a running max (another algorithm). The max, the sum
 // and P.V loop over each row's visible keys only (the lowering's masked reductions), and the
 // scores and e are computed for the keys the tile's rows see (the reductions read them at keys
 // clamped to the mask, so bounds inference asks for no more).
@@ -316,6 +317,9 @@ void fused(LoweredGraph &lg, const Halide::Target &target) {
     Halide::Func scores = lg.func("attn_scores");
     scores.compute_at(per_task);
     scores_per_task(lg, scores, target);
+
+    // The scaled and clamped scores, once per score: the max and e read them.
+    lg.func("attn_logits").compute_at(per_task).vectorize(lg.vars[3], width, Halide::TailStrategy::GuardWithIf);
 
     // Row statistics and probabilities, once per row of the tile.
     Halide::Func mx = lg.func("attn_max"), e = lg.func("attn_exp"), sum = lg.func("attn_sum");
