@@ -213,14 +213,16 @@ TEST(AttentionContract, HeadsNotAMultipleOfKvHeads) {
         [&] { find_family("attention").contract.bind(refs(c), {out.ref()}); }, {"attention", "q"});
 }
 
-// A causal prefill computes the scores and their exp only for the keys a task's queries see: the
-// masked reductions read them at keys clamped to the mask (halide_gen/compiler/lower.cpp), so the
-// buffers `fused` allocates per task span the visible keys, not the whole cache (k.extent.1).
-TEST(AttentionFused, ScoresAndExpSpanOnlyVisibleKeys) {
+// A causal prefill computes the scores, their scaled and clamped logits and their exp only for the
+// keys a task's queries see: the masked reductions read them at keys clamped to the mask
+// (halide_gen/compiler/lower.cpp), so the buffers `fused` allocates per task span the visible keys,
+// not the whole cache (k.extent.1). The logits have a buffer of their own: the max and exp read
+// them rather than each deriving them again from the scores.
+TEST(AttentionFused, ScoresLogitsAndExpSpanOnlyVisibleKeys) {
     const FamilyKernel k = FamilyKernel::jit("attention", "fused");
     const LoweredGraph &lg = k.program()->lowered(0);
     const LoopNest nest = loop_nest(lg);
-    for (const char *name : {"attn_scores", "attn_exp"}) {
+    for (const char *name : {"attn_scores", "attn_logits", "attn_exp"}) {
         const std::string func = lg.func(name).name();
         const std::regex allocation("allocate " + func + R"(\[([^\]]*)\])");
         std::smatch m;
