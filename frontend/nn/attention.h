@@ -15,11 +15,12 @@
 // exp or product of a masked key (halide_gen/compiler/lower.cpp, masked reductions).
 //
 // Named nodes, for hand schedules: "attn_scores" (q.k, [T, G, R, S, 1] before the reduced axis is
-// dropped), "attn_logits" (the scaled and clamped scores, [T, G, R, S]), "attn_max" and "attn_sum" (the softmax's row statistics, [T, G, R, 1]), "attn_inv_sum"
-// (1 / attn_sum, which scales a row's output), "attn_exp" (the unnormalized probabilities, of every
-// key: only the visible ones are read), "attn_out" (the sum over s of e * v, [T, G, R, 1, D]). The
-// division by the row's sum comes after the sum over s, once per output rather than once per key
-// (torch's softmax divides first: the two differ by rounding).
+// dropped), "attn_logits" (the scaled and clamped scores, [T, G, R, S]), "attn_max" and "attn_sum"
+// (the softmax's row statistics, [T, G, R, 1]), "attn_inv_sum" (1 / attn_sum, which scales a row's
+// output), "attn_exp" (the unnormalized probabilities, of every key: only the visible ones are
+// read), "attn_out" (the sum over s of e * v, [T, G, R, 1, D]). The division by the row's sum
+// comes after the sum over s, once per output rather than once per key (torch's softmax divides
+// first: the two differ by rounding).
 #pragma once
 
 #include "frontend/node.h"
