@@ -26,10 +26,10 @@
 // The tile's scores, logits and probabilities (kTileQ * R * S floats each, 256 KiB at S = 2048,
 // R = 4) live in the task's L2, never the T x S matrix. This is a two-pass softmax with the max
 // computed per tile at the tile's compute level, not an online one: the graph's max is a reduction
-// over all of S, and a schedule cannot turn it into a running max (another algorithm). The max, the sum
-// and P.V loop over each row's visible keys only (the lowering's masked reductions), and the
-// scores and e are computed for the keys the tile's rows see (the reductions read them at keys
-// clamped to the mask, so bounds inference asks for no more).
+// over all of S, and a schedule cannot turn it into a running max (another algorithm). The max,
+// the sum and P.V loop over each row's visible keys only (the lowering's masked reductions), and
+// the scores, logits and e are computed for the keys the tile's rows see (the reductions read them
+// at keys clamped to the mask, so bounds inference asks for no more).
 //
 // decode: for a few queries over a long cache (a decode step, T = 1) with the keys split across
 // threads, for when the G tasks of `fused` are too few for the machine's threads. Each phase is

@@ -40,11 +40,9 @@ TEST_P(Exp2F32, WithinOneUlpWhereTheResultIsNormal) {
     for (int k = 0; k <= 400000; ++k) xs.push_back(-126.0f + 253.9f * float(k) / 400000.0f);
     for (float x : {0.0f, -0.0f, 0.5f, -0.5f, 1.0f, 127.0f, -126.0f, 1e-8f, -1e-8f}) xs.push_back(x);
     const std::vector<float> got = run_exp2(xs, GetParam());
-    int64_t worst = 0;
     for (size_t k = 0; k < xs.size(); ++k) {
         const float want = std::exp2(xs[k]);
         ASSERT_TRUE(std::isfinite(got[k])) << "exp2(" << xs[k] << ") = " << got[k];
-        worst = std::max(worst, ulps(got[k], want));
         ASSERT_LE(ulps(got[k], want), 1) << "exp2(" << xs[k] << ") = " << got[k] << ", exp2f gives " << want;
     }
     EXPECT_EQ(exp2_f32(Halide::Expr(3.0f)).type(), Halide::Float(32));
