@@ -32,6 +32,7 @@
 #include "perf/cases.h"
 #include "halide_gen/runtime/host_limits.h"
 #include "perf/paired_rounds.h"
+#include "perf/peers/blas_threads.h"
 #include "perf/peers/peer.h"
 #include "perf/prepared_case.h"
 #include "perf/source_version.h"
@@ -240,6 +241,8 @@ void time_peer_op(benchmark::State &state, const BenchCase &c, const Peer &peer,
         }
         const PeerOp &op = made.ops[0][k];
         set_counters(state, c, threads, made.verdicts[k].max_abs_err, 0, op.bytes, op.flops);
+        // The threads the BLAS ran on (0: not OpenBLAS), which at::set_num_threads does not set.
+        if (peer.calls_blas) state.counters["blas_threads"] = blas_threads();
     } catch (const std::exception &e) {
         state.SkipWithError(fmt::format("failed: {}", e.what()).c_str());
     }

@@ -19,7 +19,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <dlfcn.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -34,6 +33,7 @@
 #include "frontend/llama/llama_config.h"
 #include "frontend/llama/llama_rope.h"
 #include "frontend/llama/llama_weights.h"
+#include "perf/peers/blas_threads.h"
 
 namespace {
 
@@ -117,17 +117,6 @@ private:
     std::vector<Layer> layers_;
 };
 
-// Debian's libtorch runs its matmuls in whatever libblas.so.3 the alternatives select. OpenBLAS
-// keeps a thread pool of its own, one thread per core unless told: it gets `threads` too. Returns
-// the BLAS in use, as it names itself.
-std::string set_blas_threads(int threads) {
-    using SetThreads = void (*)(int);
-    using Config = const char *(*)();
-    if (auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) set(threads);
-    if (auto config = reinterpret_cast<Config>(dlsym(RTLD_DEFAULT, "openblas_get_config"))) return config();
-    return "libblas.so.3, not OpenBLAS";
-}
-
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
@@ -160,7 +149,7 @@ int main(int argc, char **argv) {
         at::set_num_threads(threads);
         c10::InferenceMode guard;
         at::mm(at::ones({2, 2}), at::ones({2, 2}));   // loads the BLAS
-        const std::string blas = set_blas_threads(threads);
+        const std::string blas = halogen::perf::set_blas_threads(threads);
         TorchLlama net(w, prompt + gen);
         std::vector<int64_t> ids(static_cast<std::size_t>(prompt));
         for (int64_t i = 0; i < prompt; ++i) ids[std::size_t(i)] = (1 + 7919 * i) % c.vocab_size;   // as llama bench

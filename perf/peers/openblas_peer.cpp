@@ -44,7 +44,7 @@ std::vector<PeerOp> ops(const PeerCase &c) {
 }  // namespace
 
 Peer openblas_peer() {
-    return {"openblas", [](int threads) { openblas_set_num_threads(threads); }, ops};
+    return {"openblas", [](int threads) { openblas_set_num_threads(threads); }, ops, true};
 }
 
 }  // namespace halogen::perf

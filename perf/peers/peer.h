@@ -49,6 +49,7 @@ struct Peer {
     std::string name;                                             // "libtorch", "onednn"
     std::function<void(int threads)> set_threads;                 // before a case's ops are made
     std::function<std::vector<PeerOp>(const PeerCase &)> ops;     // empty: no such operation
+    bool calls_blas = false;   // its ops run in the process's BLAS, whose threads perf records beside them
 };
 
 // The peers found at configure time (perf/CMakeLists.txt); none when neither library is installed.

@@ -44,6 +44,7 @@
 #include <fmt/format.h>
 
 #include "frontend/errors.h"
+#include "perf/peers/blas_threads.h"
 
 namespace halogen::perf {
 
@@ -226,9 +227,13 @@ std::vector<PeerOp> attention(const PeerCase &c) {
 Peer torch_peer() {
     Peer p;
     p.name = "libtorch";
+    p.calls_blas = true;   // mm, addmm and bmm
     // Intra-op threads only: these operators use no inter-op pool, and libtorch refuses to size that
-    // pool a second time.
-    p.set_threads = [](int threads) { at::set_num_threads(threads); };
+    // pool a second time. The matmuls run in the BLAS's threads, which ATen's count does not reach.
+    p.set_threads = [](int threads) {
+        at::set_num_threads(threads);
+        set_blas_threads(threads);
+    };
     p.ops = [](const PeerCase &c) -> std::vector<PeerOp> {
         try {
             c10::InferenceMode inference;   // the tensors are inference tensors: no version counters

@@ -20,10 +20,11 @@ def perf_binary(test: unittest.TestCase) -> str:
     return binary
 
 
-def run_perf(binary: str, out: str, *args: str) -> dict:
-    """Runs halogen_perf with `args`, its JSON written to `out`, and returns that JSON."""
+def run_perf(binary: str, out: str, *args: str, env: dict = None) -> dict:
+    """Runs halogen_perf with `args` (and the variables `env` added to the environment), its JSON
+    written to `out`, and returns that JSON."""
     subprocess.run([binary, *args, f"--benchmark_out={out}", "--benchmark_out_format=json"],
-                   check=True, capture_output=True, text=True)
+                   check=True, capture_output=True, text=True, env={**os.environ, **(env or {})})
     with open(out) as f:
         return json.load(f)
 

@@ -100,6 +100,23 @@ class GoalsRun(unittest.TestCase):
                 ran.add(b["run_name"].split("/")[1].split(":")[0])
             self.assertEqual(ran, {"halogen"} | peers)
 
+    def test_libtorch_runs_its_matmuls_on_the_timed_threads(self):
+        # OpenBLAS sized for 2 threads when it loads, as on any 2-core machine; libtorch's mm at
+        # 1 thread must run on 1 (at::set_num_threads alone leaves the BLAS at 2).
+        binary = perf_binary(self)
+        with tempfile.TemporaryDirectory() as tmp:
+            run = os.path.join(tmp, "mm.json")
+            data = run_perf(binary, run, "--quick", "--threads", "1", "--repetitions", "1", "--min-time", "0.01",
+                            "--benchmark_filter=^matmul:M=1,K=2048,N=2048/libtorch", env={"OPENBLAS_NUM_THREADS": "2"})
+            if "libtorch" not in data["context"]["peers"].split(","):
+                self.skipTest("no libtorch peer in this build")
+            timed = [b for b in data["benchmarks"] if not b.get("error_occurred")]
+            self.assertTrue(timed)
+            if all(b["blas_threads"] == 0 for b in timed):
+                self.skipTest("libtorch's BLAS is not OpenBLAS here")
+            for b in timed:
+                self.assertEqual((b["run_name"], b["blas_threads"]), (b["run_name"], b["threads"]))
+
 
 if __name__ == "__main__":
     unittest.main()
