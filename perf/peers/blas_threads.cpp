@@ -1,4 +1,5 @@
-// The BLAS's thread count, set and read through OpenBLAS's own calls when it is loaded (blas_threads.h).
+// The BLAS's thread count, set and read through OpenBLAS's own calls when it is loaded
+// (blas_threads.h).
 #include "perf/peers/blas_threads.h"
 
 #include <dlfcn.h>
