@@ -6,8 +6,8 @@
 # perf/runs/ in place of the ones there (slimmed: perf/runs/ holds the runs docs/perf.md comes
 # from, at most 2 MB, which one round of the grid and three of the goals fit), and writes
 # docs/perf.md and docs/perf/*.svg: tables and plots from the grid, goals from the paired run. Run
-# it on a quiet machine with an hour to spare: on the 2-core Zen 4 three rounds of the full grid
-# took 54 minutes and three goals rounds 17.
+# it on a quiet machine with an hour to spare: on the 2-core Zen 4 one round of the full grid took
+# 27 minutes and three goals rounds 17.
 #   scripts/perf.sh                       # the whole grid
 #   scripts/perf.sh --benchmark_filter=conv   # a part of it (halogen_perf's flags pass through)
 set -euo pipefail
