@@ -13,8 +13,10 @@ namespace halogen::matmuls {
 // Outputs per panel of packed weights: two AVX-512 vectors of float32. Every llama3 and SmolLM2
 // projection has a multiple of 32 outputs.
 constexpr int64_t kPanelRows = 32;
-// One token's dot products (decode) read each panel as this many parts of K side by side: that many
-// streams of W per task (panels.cpp).
+// Panels per task of the packed schedules: one token and a few tokens read that many panels side
+// by side, more streams of W at once than one panel gives (panels.cpp).
+constexpr int64_t kTaskPanels = 2;
+// One token's dot products (decode) read each panel as this many parts of K side by side (panels.cpp).
 constexpr int kDecodeStreams = 2;
 
 Family matmul();              // x [*M, K], weight [N, K] -> [*M, N]
@@ -30,10 +32,18 @@ struct DotTile {
     int rows, tokens;   // dot: weight rows x tokens, one accumulator each
 };
 DotTile dot_tile(const Halide::Target &target);
-struct PanelGroups {
-    int small, few, tiles;   // tokens per group of gemv up to 4 tokens, of gemv above, of tiled's GEMM
+// A register tile of the packed schedules: `tokens` tokens against the vectors of `panels` of the
+// task's panels side by side, an accumulator per token and vector.
+struct PanelTile {
+    int tokens, panels;
+    bool operator==(const PanelTile &o) const { return tokens == o.tokens && panels == o.panels; }
 };
-PanelGroups panel_groups(const Halide::Target &target);
+// The tiles for float32 or bfloat16 panels: one token (its K in kDecodeStreams parts), up to 4
+// tokens, up to 16 tokens (`gemv`'s above that too), and `tiled`'s GEMM.
+struct PanelTiles {
+    PanelTile one, small, few, tiles;
+};
+PanelTiles panel_tiles(const Halide::Target &target, Halide::Type weights);
 
 // Hand schedules (schedules.cpp, panels.cpp); `naive` is Halide's defaults.
 void dot(LoweredGraph &lg, const Halide::Target &target);         // unpacked W: register tile along K

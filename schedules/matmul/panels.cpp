@@ -1,40 +1,50 @@
 // Hand schedules of the matmul families on packed weights (matmul_packed, matmul_packed_bf16):
 // W [P, K, 32], read as W[n, k] = packed[n / 32, k, n % 32] (nn::unpack_panels), so that a panel
 // of 32 outputs is one contiguous stream of vectors. The register tile runs along the outputs:
-// for each k, 2 vector loads of the panel and one broadcast of x per token, one FMA per vector and
+// for each k, the panels' vector loads and one broadcast of x per token, one FMA per vector and
 // token (BLAS's outer-product micro-kernel). bfloat16 panels are widened to float32 by a shift on
-// the load. Both variants give each task one panel and compute it against every token of the
-// call, so that W is read from memory once per call whatever M is:
+// the load. A task is kTaskPanels (2) panels, computed against every token of the call, so that W
+// is read from memory once per call whatever M is:
 //
 //   x2 = x copied with rows kRowPad floats longer                (once per call)
-//   parallel p in P:                                             (one panel per task)
-//     acc[M rounded up to G][32] = 0
-//     for k block of B:                                          (gemv only)
+//   parallel task of 2 panels:
+//     acc[M rounded up to G][64] = 0
+//     for each panel of the tile (both at once when tile.panels = 2):
 //       for token group g of G:
-//         for k in the block:  acc[g + j][:] += x2[g + j, k] * W[p, k, :]   (2 loads, G broadcasts, 2 G FMAs)
-//     out[.., 32 p ..] = acc                                     (stores guarded past M)
+//         for k:  acc[g + j][vectors] += x2[g + j, k] * W[panels, k, :]   (loads, G broadcasts, FMAs)
+//     out[.., 64 task ..] = acc                                  (stores guarded past M and N)
 //
-// gemv (few tokens): K in blocks of kBlock (a piece of the panel kept in the L1 across the token
-// groups); one token (decode) takes a path of its own: the panel's first and second half of K
-// read side by side, two streams of W per task, with an accumulator per vector of the panel and
-// half, added at the end; 2 to 4 tokens G = 4 (8
-// accumulators, at most 2 token rows that nobody reads); 5 to 16 tokens G = 8 (16 accumulators: 2
-// panel loads and 8 broadcasts feed 16 FMAs, where G = 4 feeds 8 with 6 loads).
-// tiled (GEMM): G = 12, 24 zmm accumulators, no K blocking: the panel (32 x K, 256 KiB for K =
-// 2048) stays in the L2 across the token groups. Up to 16 tokens it runs gemv's loops (specialized
-// on M), which read the panel once and waste at most 7 token rows where G = 12 wastes up to 11, so
-// the default variant serves decode and prefill alike. The Gs are AVX-512's (32 registers, a panel
-// 2 vectors); with AVX2's 16 registers and a panel of 4 vectors every group is G = 2
-// (panel_groups).
+// The tiles (panel_tiles; AVX-512, 32 registers, a panel 2 vectors):
+//   one token (decode): each panel's K in kDecodeStreams parts side by side, both panels: four
+//     streams of W per task, an accumulator per vector and part (8), the parts added at the end;
+//   2 to 4 tokens: G = 4 against both panels (16 accumulators, two streams);
+//   5 to 16 tokens: float32 G = 8 a panel at a time (16 accumulators; 2 panel loads and 8
+//     broadcasts feed 16 FMAs), bfloat16 G = 4 against both panels (two streams; the groups after
+//     the first read the panels from the L2);
+//   `tiled` above 16 tokens (the GEMM): G = 6 against both panels, 24 accumulators (4 panel loads
+//     and 6 broadcasts feed 24 FMAs); the task's panels (2 x 32 x K) stay in the L2 across the
+//     token groups.
+// `tiled` takes gemv's tiles up to 16 tokens (specialized on M: one token alone would fill only
+// one row of the GEMM's 6), so the default variant serves decode and prefill alike; `gemv` takes
+// them at every M. With AVX2's 16
+// registers and a panel of 4 vectors every tile is one panel at a time, G = 2 (one token: its 2
+// parts, 8 accumulators).
+// Why two panels per task: with one, a few tokens from DRAM took about the in-cache time plus the
+// time to read the weights, as if one stream read while the FMAs ran left DRAM idle; two streams
+// side by side overlap the two (docs/schedules.md has the measurements). The GEMM's tile of 6
+// tokens against both panels was as fast as 12 against one panel on float32 and faster on
+// bfloat16, and 12 a panel at a time inside a task of two lost the accumulators to memory.
 //
 // The copy of x: with K = 2048 or 8192 its rows lie a multiple of 4 KiB apart, and the G token
 // streams of a group would all fall in one set of the L1. Edges: the recipe reads x and the panels
-// clamped (kClampInputs): a group computes whole, tokens past M repeating the last one.
+// clamped (kClampInputs): a tile computes whole, tokens past M repeating the last one and outputs
+// past N the last panel.
 #include "schedules/matmul/linear_group.h"
 #include "schedules/matmul/matmul.h"
 
 #include "halide_gen/compiler/host_target.h"
 #include "halide_gen/compiler/schedule.h"
+#include "halide_gen/compiler/types.h"
 
 namespace halogen::matmuls {
 
@@ -43,61 +53,73 @@ namespace {
 using Halide::TailStrategy;
 using Halide::Var;
 
-constexpr int kSmallTokens = 4;   // up to this many tokens `gemv` takes its small groups
-constexpr int kFewTokens = 16;    // up to this many tokens `tiled` takes `gemv`'s groups
-constexpr int kBlock = 256;       // k per block of `gemv`: 32 KiB of a float32 panel
+constexpr int kSmallTokens = 4;   // up to this many tokens the `small` tile
+constexpr int kFewTokens = 16;    // up to this many tokens `tiled` takes the `few` tile
 constexpr int kRowPad = 16;       // floats added to each row of the copy of x
+constexpr int kTaskRows = int(kTaskPanels * kPanelRows);
 
-// The sum's update for the panel's 32 outputs and every token: tokens in groups of `group`
-// (rounded up: the recipe reads x clamped), over blocks of `block` k (0: K whole).
-void token_groups(Halide::Stage update, const LinearGroup &g, int width, int group, int block) {
-    Var go("go"), gi("gi");
-    Halide::RVar ko("k_o"), ki("k_i");
-    update.split(g.m, go, gi, group, TailStrategy::RoundUp);
-    if (block > 0) {
-        update.split(g.r, ko, ki, block, TailStrategy::GuardWithIf).reorder(g.n, gi, g.u, ki, go, ko);
-    } else {
-        update.reorder(g.n, gi, g.u, g.r, go);
-    }
-    update.vectorize(g.n, width).unroll(g.n).unroll(gi);
+// The sum's update for the task's outputs and every token: tokens in groups of tile.tokens
+// (rounded up: the recipe reads x clamped), the vectors of tile.panels panels side by side, the
+// task's panels one after the other when that is fewer than all of them, K whole.
+void token_groups(Halide::Stage update, const LinearGroup &g, int width, PanelTile tile) {
+    Var go("go"), gi("gi"), panel("panel"), nv("nv");
+    update.split(g.m, go, gi, tile.tokens, TailStrategy::RoundUp)
+        .split(g.n, panel, nv, int(kPanelRows) * tile.panels)
+        .reorder(nv, gi, g.u, g.r, go, panel)
+        .vectorize(nv, width)
+        .unroll(nv)
+        .unroll(gi);
 }
 
-// One panel per task, the sum kept for its 32 outputs and every token. `tiles`: a call of more than
-// kFewTokens tokens takes the GEMM's groups, a smaller one the GEMV's; without, every call does.
+// The element type of the packed weights ("packed"), float32 when the group reads none.
+Halide::Type weight_type(const LoweredGraph &lg) {
+    for (const Node *n : lg.graph.inputs()) {
+        if (n->name == "packed") return halide_type(n->dtype);
+    }
+    return Halide::Float(32);
+}
+
+// A task per kTaskPanels panels, the sum kept for its outputs and every token. `tiles`: a call of
+// more than kFewTokens tokens takes the GEMM's tile, a smaller one gemv's; without, every call does.
 void panel_tasks(LoweredGraph &lg, const Halide::Target &target, bool tiles) {
     LinearGroup g;
     if (!find_linear(lg, g)) return apply_schedule(lg, "simd", target);
     const int width = target.natural_vector_size(Halide::Float(32));
+    const PanelTiles tile = panel_tiles(target, weight_type(lg));
     Var p("p"), ni("ni");
-    g.out.split(g.n, p, ni, int(kPanelRows), TailStrategy::GuardWithIf)
+    g.out.split(g.n, p, ni, kTaskRows, TailStrategy::GuardWithIf)
         .reorder(ni, g.m, p)
         .vectorize(ni, width, TailStrategy::GuardWithIf)
         .parallel(p);
-    g.sum.compute_at(g.out, p).bound_extent(g.n, int(kPanelRows));
+    g.sum.compute_at(g.out, p).bound_extent(g.n, kTaskRows);
     g.sum.vectorize(g.n, width).unroll(g.n);
 
-    const PanelGroups groups = panel_groups(target);
     Halide::Stage update = g.sum.update();
-    // One token (decode): the panel against one row of x, its K in kDecodeStreams parts read side by
-    // side (`parts`, an accumulator per vector of the panel and part), then the parts added.
+    // One token (decode): the tile's panels against one row of x, K in kDecodeStreams parts read
+    // side by side (`parts`, an accumulator per vector and part), then the parts added.
     {
         Halide::Stage one = update.specialize(g.tokens == 1);
         Halide::RVar ko("k_part"), ki("k_in");
         one.split(g.r, ko, ki, (g.depth + kDecodeStreams - 1) / kDecodeStreams, TailStrategy::GuardWithIf);
-        Var part("part");
+        Var part("part"), panel("panel"), nv("nv");
         Halide::Func parts = one.rfactor(ko, part);
         one.reorder(g.n, ko, g.u, g.m).vectorize(g.n, width).unroll(g.n);
         parts.compute_at(g.sum, g.m).bound(part, 0, kDecodeStreams).vectorize(g.n, width).unroll(g.n).unroll(part);
-        parts.update().reorder(g.n, part, g.u, g.m, ki).vectorize(g.n, width).unroll(g.n).unroll(part);
+        parts.update()
+            .split(g.n, panel, nv, int(kPanelRows) * tile.one.panels)
+            .reorder(nv, part, g.u, g.m, ki, panel)
+            .vectorize(nv, width)
+            .unroll(nv)
+            .unroll(part);
     }
     // Specializations are tried in the order they are made: 1, then up to kSmallTokens tokens
-    // (where the small groups differ from the others).
-    if (groups.small != groups.few) token_groups(update.specialize(g.tokens <= kSmallTokens), g, width, groups.small, kBlock);
+    // (where that tile differs from the next).
+    if (!(tile.small == tile.few)) token_groups(update.specialize(g.tokens <= kSmallTokens), g, width, tile.small);
     if (tiles) {
-        token_groups(update.specialize(g.tokens <= kFewTokens), g, width, groups.few, kBlock);
-        token_groups(update, g, width, groups.tiles, 0);
+        token_groups(update.specialize(g.tokens <= kFewTokens), g, width, tile.few);
+        token_groups(update, g, width, tile.tiles);
     } else {
-        token_groups(update, g, width, groups.few, kBlock);
+        token_groups(update, g, width, tile.few);
     }
 
     // x copied with rows kRowPad floats longer: its token rows then fall in different sets of the L1.
@@ -110,12 +132,17 @@ void panel_tasks(LoweredGraph &lg, const Halide::Target &target, bool tiles) {
 
 }  // namespace
 
-PanelGroups panel_groups(const Halide::Target &target) {
-    // A group of G tokens holds G accumulators per vector of the panel, beside the panel's vectors
-    // and one broadcast: AVX-512, 2 vectors: 4 (8), 8 (16), 12 (24 of 32 registers); AVX2, 4
-    // vectors: 2 (8 of 16 registers; 3 would need 17).
-    if (vector_registers(target) >= 32) return {4, 8, 12};
-    return {2, 2, 2};
+PanelTiles panel_tiles(const Halide::Target &target, Halide::Type weights) {
+    // A tile holds an accumulator per token and vector, beside the panels' vectors and one
+    // broadcast. AVX-512 (32 registers, a panel 2 vectors): one token 2 parts x 2 panels (8
+    // accumulators), 4 tokens x 2 panels (16), float32 8 tokens x 1 panel (16), bfloat16 4 x 2
+    // (16), the GEMM 12 x 1 (24). AVX2 (16 registers, a panel 4 vectors): 2 parts x 1 panel, and 2
+    // tokens x 1 panel (8; 3 tokens would need 17).
+    if (vector_registers(target) >= 32) {
+        const PanelTile both{4, 2};
+        return {{1, 2}, both, weights.is_bfloat() ? both : PanelTile{8, 1}, PanelTile{6, 2}};
+    }
+    return {{1, 1}, {2, 1}, {2, 1}, {2, 1}};
 }
 
 void tiled(LoweredGraph &lg, const Halide::Target &target) { panel_tasks(lg, target, true); }

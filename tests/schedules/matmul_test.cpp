@@ -18,6 +18,7 @@
 #include <regex>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "frontend/errors.h"
@@ -287,18 +288,28 @@ std::string stmt_of(const std::string &family, const std::string &variant) {
     return std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
 }
 
-TEST(MatmulPackedTiled, UpToSixteenTokensRunsGemvBlocksOfK) {
+// The tiles of a family's packed schedules on the build machine (matmul.h: panel_tiles).
+matmuls::PanelTiles tiles_of(const std::string &family) {
+    return matmuls::panel_tiles(halogen::host_target(), family == "matmul_packed_bf16" ? Halide::BFloat(16) : Halide::Float(32));
+}
+
+TEST(MatmulPackedTiled, UpToSixteenTokensRunsGemvTiles) {
+    const int lanes = halogen::host_target().natural_vector_size(Halide::Float(32));
     for (const char *family : {"matmul_packed", "matmul_packed_bf16"}) {
         const std::string tiled = stmt_of(family, "tiled"), gemv = stmt_of(family, "gemv");
-        const std::string blocks = "k_i, 0, 256)";   // gemv's K blocks of 256
-        EXPECT_NE(gemv.find(blocks), std::string::npos) << family << " gemv";
-        EXPECT_NE(tiled.find(blocks), std::string::npos) << family << " tiled: no K blocks of 256";
         EXPECT_NE(tiled.find("x.extent.1 <= 16"), std::string::npos) << family << " tiled: no branch on M <= 16";
-        // A branch of its own up to 4 tokens where those groups are smaller (matmul.h: panel_groups).
-        const matmuls::PanelGroups groups = matmuls::panel_groups(halogen::host_target());
-        const bool small = groups.small != groups.few;
+        // A branch of its own up to 4 tokens where that tile differs (matmul.h: panel_tiles).
+        const matmuls::PanelTiles tiles = tiles_of(family);
+        const bool small = !(tiles.small == tiles.few);
         EXPECT_EQ(tiled.find("x.extent.1 <= 4") != std::string::npos, small) << family << " tiled: the branch on M <= 4";
         EXPECT_EQ(gemv.find("x.extent.1 <= 4") != std::string::npos, small) << family << " gemv: the branch on M <= 4";
+        // A task stores kTaskPanels panels of outputs; a tile of fewer panels takes them one at a time.
+        const std::string task = fmt::format("ni.ni, 0, {})", matmuls::kTaskPanels * matmuls::kPanelRows / lanes);
+        EXPECT_NE(tiled.find(task), std::string::npos) << family << " tiled: no task of " << matmuls::kTaskPanels << " panels";
+        EXPECT_NE(gemv.find(task), std::string::npos) << family << " gemv: no task of " << matmuls::kTaskPanels << " panels";
+        const bool by_panel = tiles.few.panels < matmuls::kTaskPanels;
+        EXPECT_EQ(gemv.find(fmt::format("panel, 0, {})", matmuls::kTaskPanels)) != std::string::npos, by_panel)
+            << family << " gemv: a few tokens " << (by_panel ? "not " : "") << "panel by panel";
     }
 }
 
@@ -346,13 +357,15 @@ int count_vector_stack(const std::vector<std::string> &ops) {
 }
 
 // The register tiles are sized for the build machine's vector registers (matmul.h: dot_tile,
-// panel_groups); the AOT kernels are compiled for it.
+// panel_tiles); the AOT kernels are compiled for it.
 int float_lanes() { return halogen::host_target().natural_vector_size(Halide::Float(32)); }
 
 // Reads of memory other than broadcasts: the panel's vectors (a load, or an FMA's memory operand).
+// An address computed (lea) reads nothing.
 int panel_reads(const std::vector<std::string> &ops) {
     return int(std::count_if(ops.begin(), ops.end(), [](const std::string &o) {
-        return o.find("(%") != std::string::npos && o.rfind("vbroadcastss", 0) != 0 && o.find("(%rsp)") == std::string::npos;
+        return o.find("(%") != std::string::npos && o.rfind("vbroadcastss", 0) != 0 && o.rfind("lea", 0) != 0 &&
+               o.find("(%rsp)") == std::string::npos;
     }));
 }
 
@@ -365,14 +378,15 @@ std::vector<std::vector<std::string>> loops_with(const std::string &family, cons
     return found;
 }
 
-// A panel of 32 outputs is 32 / lanes vectors: each step of the GEMM's loop loads them once,
-// broadcasts x for each of the G tokens and issues one FMA per vector and token, no vector register
-// spilled (AVX-512: 2 loads, 12 broadcasts, 24 FMAs). The 12 tokens' row addresses may not all fit
-// the 16 general registers beside the loop's counters: a few are reloaded from the stack each step
-// (seen on the Zen 4 with bfloat16 panels), scalar loads beside 24 FMAs.
+// A panel of 32 outputs is 32 / lanes vectors: each step of the GEMM's loop loads the tile's panel
+// vectors once, broadcasts x for each of its G tokens and issues one FMA per vector and token, no
+// vector register spilled (AVX-512: both panels, 4 loads, 6 broadcasts, 24 FMAs). The tokens' row
+// addresses may not all fit the 16 general registers beside the loop's counters: a few may be
+// reloaded from the stack each step, scalar loads beside the FMAs.
 TEST(MatmulAssembly, TiledInnerLoopIsPanelLoadsBroadcastsAndFmasOnly) {
-    const int vectors = 32 / float_lanes(), group = matmuls::panel_groups(halogen::host_target()).tiles;
     for (const char *family : {"matmul_packed", "matmul_packed_bf16"}) {
+        const matmuls::PanelTile tile = tiles_of(family).tiles;
+        const int vectors = 32 / float_lanes() * tile.panels, group = tile.tokens;
         const auto loops = loops_with(family, "tiled", vectors * group, vectors);
         ASSERT_FALSE(loops.empty()) << family << ": no loop of " << vectors * group << " FMAs reading the panel once";
         for (const std::vector<std::string> &loop : loops) {
@@ -394,12 +408,13 @@ TEST(MatmulAssembly, TiledInnerLoopIsPanelLoadsBroadcastsAndFmasOnly) {
     }
 }
 
-// One token (decode) reads each panel as kDecodeStreams parts of K side by side: a step of its
-// loop reads a row of the panel from each part, broadcasts x once per part and issues an FMA per
-// vector and part, nothing spilled.
+// One token (decode) reads each panel as kDecodeStreams parts of K side by side, the task's panels
+// side by side too (AVX-512): a step of its loop reads a row of each panel from each part,
+// broadcasts x once per part and issues an FMA per vector and part, nothing spilled.
 TEST(MatmulAssembly, OneTokenReadsThePanelInParts) {
-    const int vectors = 32 / float_lanes(), parts = matmuls::kDecodeStreams;
+    const int parts = matmuls::kDecodeStreams;
     for (const char *family : {"matmul_packed", "matmul_packed_bf16"}) {
+        const int vectors = 32 / float_lanes() * tiles_of(family).one.panels;
         for (const char *variant : {"tiled", "gemv"}) {
             const auto loops = loops_with(family, variant, vectors * parts, vectors * parts);
             ASSERT_FALSE(loops.empty()) << family << " " << variant << ": no loop of " << vectors * parts
@@ -414,25 +429,26 @@ TEST(MatmulAssembly, OneTokenReadsThePanelInParts) {
     }
 }
 
-// A few tokens run in gemv's groups (AVX-512: of 4 up to 4 tokens and of 8 above, 8 and 16
-// accumulators): each group's inner loop is the panel's loads, a broadcast of x per token and an
-// FMA per vector and token, nothing spilled.
-TEST(MatmulAssembly, FewTokensRunGemvGroups) {
-    const int vectors = 32 / float_lanes();
-    const matmuls::PanelGroups groups = matmuls::panel_groups(halogen::host_target());
+// A few tokens run in gemv's tiles (AVX-512: 4 tokens against both of the task's panels up to 4
+// tokens; above, float32 8 tokens a panel at a time and bfloat16 4 against both panels; 16
+// accumulators each): each tile's inner loop is the panels' loads, a broadcast of x per token and
+// an FMA per vector and token, no vector register spilled (a scalar such as the loop's bound may
+// be reloaded from the stack).
+TEST(MatmulAssembly, FewTokensRunGemvTiles) {
     for (const char *family : {"matmul_packed", "matmul_packed_bf16"}) {
+        const matmuls::PanelTiles tiles = tiles_of(family);
         for (const char *variant : {"tiled", "gemv"}) {
-            for (int group : {groups.small, groups.few}) {
-                int found = 0;
-                for (const auto &loop : blocks_of(family, variant)) {
-                    if (count_prefix(loop, "vfmadd") != vectors * group) continue;
-                    ++found;
+            for (const matmuls::PanelTile &tile : {tiles.small, tiles.few}) {
+                const int vectors = 32 / float_lanes() * tile.panels;
+                const auto loops = loops_with(family, variant, vectors * tile.tokens, vectors);
+                EXPECT_FALSE(loops.empty()) << family << " " << variant << ": no loop of " << vectors * tile.tokens
+                                            << " FMAs reading " << vectors << " panel vectors";
+                for (const auto &loop : loops) {
                     std::string text;
                     for (const std::string &op : loop) text += op + " ";
-                    EXPECT_EQ(count_prefix(loop, "vbroadcastss"), group) << family << " " << variant << ": " << text;
-                    EXPECT_EQ(count_stack(loop), 0) << family << " " << variant << ": " << text;
+                    EXPECT_EQ(count_prefix(loop, "vbroadcastss"), tile.tokens) << family << " " << variant << ": " << text;
+                    EXPECT_EQ(count_vector_stack(loop), 0) << family << " " << variant << ": " << text;
                 }
-                EXPECT_GE(found, 1) << family << " " << variant << ": no loop of " << vectors * group << " FMAs";
             }
         }
     }
