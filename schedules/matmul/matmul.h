@@ -37,6 +37,7 @@ DotTile dot_tile(const Halide::Target &target);
 struct PanelTile {
     int tokens, panels;
     bool operator==(const PanelTile &o) const { return tokens == o.tokens && panels == o.panels; }
+    bool operator!=(const PanelTile &o) const { return !(*this == o); }
 };
 // The tiles for float32 or bfloat16 panels: one token (its K in kDecodeStreams parts), up to 4
 // tokens, up to 16 tokens (`gemv`'s above that too), and `tiled`'s GEMM.

@@ -114,7 +114,7 @@ void panel_tasks(LoweredGraph &lg, const Halide::Target &target, bool tiles) {
     }
     // Specializations are tried in the order they are made: 1, then up to kSmallTokens tokens
     // (where that tile differs from the next).
-    if (!(tile.small == tile.few)) token_groups(update.specialize(g.tokens <= kSmallTokens), g, width, tile.small);
+    if (tile.small != tile.few) token_groups(update.specialize(g.tokens <= kSmallTokens), g, width, tile.small);
     if (tiles) {
         token_groups(update.specialize(g.tokens <= kFewTokens), g, width, tile.few);
         token_groups(update, g, width, tile.tiles);
@@ -136,7 +136,7 @@ PanelTiles panel_tiles(const Halide::Target &target, Halide::Type weights) {
     // A tile holds an accumulator per token and vector, beside the panels' vectors and one
     // broadcast. AVX-512 (32 registers, a panel 2 vectors): one token 2 parts x 2 panels (8
     // accumulators), 4 tokens x 2 panels (16), float32 8 tokens x 1 panel (16), bfloat16 4 x 2
-    // (16), the GEMM 12 x 1 (24). AVX2 (16 registers, a panel 4 vectors): 2 parts x 1 panel, and 2
+    // (16), the GEMM 6 x 2 (24). AVX2 (16 registers, a panel 4 vectors): 2 parts x 1 panel, and 2
     // tokens x 1 panel (8; 3 tokens would need 17).
     if (vector_registers(target) >= 32) {
         const PanelTile both{4, 2};

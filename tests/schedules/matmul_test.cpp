@@ -300,7 +300,7 @@ TEST(MatmulPackedTiled, UpToSixteenTokensRunsGemvTiles) {
         EXPECT_NE(tiled.find("x.extent.1 <= 16"), std::string::npos) << family << " tiled: no branch on M <= 16";
         // A branch of its own up to 4 tokens where that tile differs (matmul.h: panel_tiles).
         const matmuls::PanelTiles tiles = tiles_of(family);
-        const bool small = !(tiles.small == tiles.few);
+        const bool small = tiles.small != tiles.few;
         EXPECT_EQ(tiled.find("x.extent.1 <= 4") != std::string::npos, small) << family << " tiled: the branch on M <= 4";
         EXPECT_EQ(gemv.find("x.extent.1 <= 4") != std::string::npos, small) << family << " gemv: the branch on M <= 4";
         // A task stores kTaskPanels panels of outputs; a tile of fewer panels takes them one at a time.
