@@ -26,9 +26,8 @@
 //     token groups.
 // `tiled` takes gemv's tiles up to 16 tokens (specialized on M: one token alone would fill only
 // one row of the GEMM's 6), so the default variant serves decode and prefill alike; `gemv` takes
-// them at every M. With AVX2's 16
-// registers and a panel of 4 vectors every tile is one panel at a time, G = 2 (one token: its 2
-// parts, 8 accumulators).
+// them at every M. With AVX2's 16 registers and a panel of 4 vectors every tile is one panel at a
+// time, G = 2 (one token: its 2 parts, 8 accumulators).
 // Why two panels per task: with one, a few tokens from DRAM took about the in-cache time plus the
 // time to read the weights, as if one stream read while the FMAs ran left DRAM idle; two streams
 // side by side overlap the two (docs/schedules.md has the measurements). The GEMM's tile of 6
