@@ -50,6 +50,7 @@ struct SafetensorsTensor {
     std::vector<int64_t> shape;           // rank 0 (a scalar) and zero extents are legal
     uint64_t begin = 0, end = 0;          // data_offsets, relative to the data section
     const uint8_t *data = nullptr;
+    bool mapped = false;                  // data lies in a read-only mapping of the file (open(), not parse())
 
     uint64_t bytes() const { return end - begin; }
     int64_t numel() const;                // product of the shape: 0 with any zero extent, else it fits (validated)
@@ -110,10 +111,12 @@ void copy_as_float32(const SafetensorsTensor &t, float *out);
 std::vector<float> to_float32(const SafetensorsTensor &t);
 
 // For a tensor the caller has copied elsewhere and will not read here again: its whole pages leave
-// the process's resident memory (madvise MADV_PAGEOUT), so a model that keeps a converted or
-// stacked copy does not also keep the mapped original. Nothing is lost: a later read of a mapped
-// file's page reads it again from the file, and memory that is not a file's is at most written to
-// swap. Pages the tensor shares with a neighbour stay. A no-op where the kernel lacks the advice.
+// the process's resident memory, so a model that keeps a converted, stacked or packed copy does
+// not also keep the mapped original. Nothing is lost: a mapped tensor's pages leave the process
+// only (madvise MADV_DONTNEED on the read-only mapping), the page cache keeps them and a later
+// read maps them in again, and the next process that opens the file finds them there; a tensor in
+// memory that is not a file's (parse()) is at most written to swap (MADV_PAGEOUT). Pages the
+// tensor shares with a neighbour stay.
 void release_resident_pages(const SafetensorsTensor &t);
 
 // Reads one byte of each of the tensor's pages, so that a file's pages are in memory before

@@ -113,6 +113,7 @@ SafetensorsFile SafetensorsFile::bind(std::shared_ptr<const Storage> storage, co
     for (size_t i = 0; i < f.header_.tensors.size(); ++i) {
         auto &t = f.header_.tensors[i];
         t.data = data + t.begin;
+        t.mapped = storage->map != nullptr;
         f.index_.emplace(t.name, i);
     }
     f.storage_ = std::move(storage);
@@ -181,13 +182,16 @@ std::vector<float> to_float32(const SafetensorsTensor &t) {
 }
 
 void release_resident_pages(const SafetensorsTensor &t) {
-#ifdef MADV_PAGEOUT
     const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
     const auto begin = (reinterpret_cast<uintptr_t>(t.data) + page - 1) / page * page;
     const auto end = (reinterpret_cast<uintptr_t>(t.data) + t.bytes()) / page * page;
-    if (t.data != nullptr && end > begin) madvise(reinterpret_cast<void *>(begin), end - begin, MADV_PAGEOUT);
-#else
-    (void)t;
+    if (t.data == nullptr || end <= begin) return;
+    if (t.mapped) {   // a clean page of a read-only file mapping: dropped from the process, not from the page cache
+        madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
+        return;
+    }
+#ifdef MADV_PAGEOUT
+    madvise(reinterpret_cast<void *>(begin), end - begin, MADV_PAGEOUT);
 #endif
 }
 
