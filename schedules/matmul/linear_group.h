@@ -1,42 +1,14 @@
-// The pieces of a lowered Linear group (frontend/nn/linear.h) that the matmul schedules tile: the
-// sum "linear_sum" [M, N, 1] over K, the output [M, N], and their loop variables.
+// The pieces of a lowered group of Linears (frontend/nn/linear.h) that the matmul schedules tile:
+// each sum "linear_sum" [M, N, 1] over K with its input and its weight's layout, the row
+// statistics a prologue reads, and the output's parallel loop over tasks of rows.
 #pragma once
 
 #include <vector>
 
-#include <fmt/format.h>
-
-#include "frontend/errors.h"
 #include "halide_gen/compiler/lower.h"
+#include "halide_gen/compiler/types.h"
 
 namespace halogen::matmuls {
-
-struct LinearGroup {
-    Halide::Func sum, out, x;    // sum(u, n, m) += x(r, m) * W(r, n); out(n, m) = sum(0, n, m) (+ bias(n))
-    Halide::Var u, n, m;         // Halide's order: u (the unit axis) innermost, then n, then m
-    Halide::RVar r;              // K
-    Halide::Expr tokens;         // M, the output's extent
-    Halide::Expr depth;          // K, the sum's extent
-};
-
-// False for a group that is no Linear (no "linear_sum", or a sum that is not its own group's
-// reduction); then the schedule falls back to a generic one.
-inline bool find_linear(const LoweredGraph &lg, LinearGroup &g) {
-    if (!lg.has_func("linear_sum") || lg.output->shape.size() != 2 || lg.group.compute_level.size() != 1) return false;
-    g.sum = lg.func("linear_sum");
-    g.out = lg.out;
-    g.x = lg.func("x");
-    if (g.sum.rvars(0).size() != 1) {
-        throw ScheduleError(fmt::format("{}: linear_sum reduces {} axes, expected 1", lg.who, g.sum.rvars(0).size()));
-    }
-    g.r = g.sum.rvars(0)[0];
-    g.m = lg.vars[0];
-    g.n = lg.vars[1];
-    g.u = lg.vars[2];
-    g.tokens = g.out.output_buffer().dim(1).extent();
-    g.depth = g.sum.update(0).get_schedule().rvars().at(0).extent;
-    return true;
-}
 
 // One Linear of a group that may hold several (gate and up), with its prologue and epilogue
 // (nn::linear's graph): the sum "linear_sum" [M, N, 1] of x [M, K] times W [N, K] over K. x is
@@ -46,7 +18,25 @@ struct LinearSum {
     Halide::RVar r;              // K
     Halide::Expr depth;          // K's extent
     int64_t column_block = 0;    // W read through nn::unblock_columns: its block of K, else 0
+    bool panels = false;         // W read through nn::unpack_panels ([P, K, 32] in memory)
+    Halide::Type weights;        // W's element type in memory (bfloat16 when the graph widens it)
 };
+
+// What a weight's input is under the views and the cast nn::linear reads it through: its element
+// type, and whether a permute {0, 2, 1} of a rank-3 tensor (nn::unpack_panels) lies on the way.
+struct WeightSource {
+    DType dtype;
+    bool panels = false;
+};
+inline WeightSource weight_source(const Node *w) {
+    WeightSource s{w->dtype};
+    while (!w->inputs.empty() && (is_view(w->op) || w->op == Op::Cast)) {
+        if (w->op == Op::Permute && w->axes == std::vector<int>{0, 2, 1} && w->inputs[0].rank() == 3) s.panels = true;
+        w = w->inputs[0].get();
+    }
+    s.dtype = w->dtype;
+    return s;
+}
 
 // The block b of a weight read as nn::unblock_columns([B, N, b]) gives it, else 0. Between the
 // product and that view lie the broadcast over the tokens (a reshape and an expand) and, for
@@ -87,9 +77,36 @@ inline bool find_linear_sums(const LoweredGraph &lg, std::vector<LinearSum> &sum
         s.r = s.sum.rvars(0)[0];
         s.depth = s.sum.update(0).get_schedule().rvars().at(0).extent;
         s.column_block = column_block_of(mul.inputs.at(1).get());
+        const WeightSource w = weight_source(mul.inputs.at(1).get());
+        s.panels = w.panels;
+        s.weights = halide_type(w.dtype);
         sums.push_back(s);
     }
     return !sums.empty();
+}
+
+// True when every Linear of the group reads its weights as panels (nn::unpack_panels).
+inline bool reads_panels(const std::vector<LinearSum> &sums) {
+    for (const LinearSum &s : sums) {
+        if (!s.panels) return false;
+    }
+    return !sums.empty();
+}
+
+// The output's loops that both matmul schedules share: a parallel task per `rows` outputs of an
+// output [M, N] (the last task guarded), or per head of an output [M, heads, d] (rows = d), every
+// token inside it, the epilogue vectorized along the rows. Returns the task loop, where the
+// sums are computed.
+inline Halide::Var output_tasks(LoweredGraph &lg, int rows, int width) {
+    const Halide::TailStrategy guard = Halide::TailStrategy::GuardWithIf;
+    if (lg.output->shape.size() == 2) {
+        Halide::Var n = lg.vars[1], m = lg.vars[0], task("task"), ni("ni");
+        lg.out.split(n, task, ni, rows, guard).reorder(ni, m, task).vectorize(ni, width, guard).parallel(task);
+        return task;
+    }
+    Halide::Var j = lg.vars[2], h = lg.vars[1], m = lg.vars[0];
+    lg.out.reorder(j, m, h).vectorize(j, width, guard).parallel(h);
+    return h;
 }
 
 }  // namespace halogen::matmuls

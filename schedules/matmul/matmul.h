@@ -51,5 +51,8 @@ void dot(LoweredGraph &lg, const Halide::Target &target);         // unpacked W:
 void transpose(LoweredGraph &lg, const Halide::Target &target);   // the packing: blocks of a panel
 void gemv(LoweredGraph &lg, const Halide::Target &target);        // packed W, few tokens: a panel at a time
 void tiled(LoweredGraph &lg, const Halide::Target &target);       // packed W: register-blocked GEMM
+// A group of Linears with what they feed (a norm before, RoPE, SiLU times up, a residual add
+// after), by its weights' layout: `tiled` when every Linear reads panels, else `dot`.
+void projections(LoweredGraph &lg, const Halide::Target &target);
 
 }  // namespace halogen::matmuls

@@ -1,4 +1,6 @@
-// Hand schedules of the matmul families on packed weights (matmul_packed, matmul_packed_bf16):
+// Hand schedules of the matmul families on packed weights (matmul_packed, matmul_packed_bf16), and
+// of any group of Linears whose weights all come packed, with what they feed (linear_group.h: the
+// llama model's projections with their norm, RoPE, SiLU times up or residual add):
 // W [P, K, 32], read as W[n, k] = packed[n / 32, k, n % 32] (nn::unpack_panels), so that a panel
 // of 32 outputs is one contiguous stream of vectors. The register tile runs along the outputs:
 // for each k, the panels' vector loads and one broadcast of x per token, one FMA per vector and
@@ -6,13 +8,15 @@
 // the load. A task is kTaskPanels (2) panels, computed against every token of the call, so that W
 // is read from memory once per call whatever M is:
 //
-//   x2 = x copied with rows kRowPad floats longer                (once per call)
-//   parallel task of 2 panels:
-//     acc[M rounded up to G][64] = 0
-//     for each panel of the tile (both at once when tile.panels = 2):
-//       for token group g of G:
-//         for k:  acc[g + j][vectors] += x2[g + j, k] * W[panels, k, :]   (loads, G broadcasts, FMAs)
-//     out[.., 64 task ..] = acc                                  (stores guarded past M and N)
+//   stat = each row statistic (a norm's mean of squares)         (once per call)
+//   x2 = each Linear's x copied with rows kRowPad floats longer   (once per call)
+//   parallel task of 2 panels (or one head of d = 32k outputs, for an output [M, heads, d]):
+//     for each Linear's sum:
+//       acc[M rounded up to G][64] = 0
+//       for each panel of the tile (both at once when tile.panels = 2):
+//         for token group g of G:
+//           for k:  acc[g + j][vectors] += x2[g + j, k] * W[panels, k, :]   (loads, G broadcasts, FMAs)
+//     out[.., task ..] = the epilogue of the sums                 (stores guarded past M and N)
 //
 // The tiles (panel_tiles; AVX-512, 32 registers, a panel 2 vectors):
 //   one token (decode): each panel's K in kDecodeStreams parts side by side, both panels: four
@@ -27,7 +31,8 @@
 // `tiled` takes gemv's tiles up to 16 tokens (specialized on M: one token alone would fill only
 // one row of the GEMM's 6), so the default variant serves decode and prefill alike; `gemv` takes
 // them at every M. With AVX2's 16 registers and a panel of 4 vectors every tile is one panel at a
-// time, G = 2 (one token: its 2 parts, 8 accumulators).
+// time, G = 2 (one token: its 2 parts, 8 accumulators). A task of one panel (a head of 32) takes
+// each tile a panel at a time.
 // Why two panels per task: with one, a few tokens from DRAM took about the in-cache time plus the
 // time to read the weights, as if one stream read while the FMAs ran left DRAM idle; two streams
 // side by side overlap the two (docs/schedules.md has the measurements). The GEMM's tile of 6
@@ -43,7 +48,10 @@
 
 #include "halide_gen/compiler/host_target.h"
 #include "halide_gen/compiler/schedule.h"
-#include "halide_gen/compiler/types.h"
+
+#include <set>
+#include <string>
+#include <vector>
 
 namespace halogen::matmuls {
 
@@ -60,73 +68,87 @@ constexpr int kTaskRows = int(kTaskPanels * kPanelRows);
 // The sum's update for the task's outputs and every token: tokens in groups of tile.tokens
 // (rounded up: the recipe reads x clamped), the vectors of tile.panels panels side by side, the
 // task's panels one after the other when that is fewer than all of them, K whole.
-void token_groups(Halide::Stage update, const LinearGroup &g, int width, PanelTile tile) {
+void token_groups(Halide::Stage update, const LoweredGraph &lg, const LinearSum &s, int width, PanelTile tile) {
+    Var u = lg.vars[2], n = lg.vars[1], m = lg.vars[0];   // the sum's axes, in Halide's order u, n, m
     Var go("go"), gi("gi"), panel("panel"), nv("nv");
-    update.split(g.m, go, gi, tile.tokens, TailStrategy::RoundUp)
-        .split(g.n, panel, nv, int(kPanelRows) * tile.panels)
-        .reorder(nv, gi, g.u, g.r, go, panel)
+    update.split(m, go, gi, tile.tokens, TailStrategy::RoundUp)
+        .split(n, panel, nv, int(kPanelRows) * tile.panels)
+        .reorder(nv, gi, u, s.r, go, panel)
         .vectorize(nv, width)
         .unroll(nv)
         .unroll(gi);
 }
 
-// The element type of the packed weights ("packed"), float32 when the group reads none.
-Halide::Type weight_type(const LoweredGraph &lg) {
-    for (const Node *n : lg.graph.inputs()) {
-        if (n->name == "packed") return halide_type(n->dtype);
+// The tiles with at most `panels` panels side by side: a task of fewer panels than kTaskPanels
+// (an output's head of 32 rows) reads one at a time.
+PanelTiles fit(PanelTiles t, int64_t panels) {
+    for (PanelTile *tile : {&t.one, &t.small, &t.few, &t.tiles}) {
+        if (panels % tile->panels != 0) tile->panels = 1;
     }
-    return Halide::Float(32);
+    return t;
 }
 
-// A task per kTaskPanels panels, the sum kept for its outputs and every token. `tiles`: a call of
-// more than kFewTokens tokens takes the GEMM's tile, a smaller one gemv's; without, every call does.
-void panel_tasks(LoweredGraph &lg, const Halide::Target &target, bool tiles) {
-    LinearGroup g;
-    if (!find_linear(lg, g)) return apply_schedule(lg, "simd", target);
+// One Linear's sum, kept for the task's `rows` outputs and every token. `tiles`: a call of more
+// than kFewTokens tokens takes the GEMM's tile, a smaller one gemv's; without, every call does.
+void panel_sum(LinearSum s, Var task, LoweredGraph &lg, const Halide::Target &target, int rows, bool tiles) {
     const int width = target.natural_vector_size(Halide::Float(32));
-    const PanelTiles tile = panel_tiles(target, weight_type(lg));
-    Var p("p"), ni("ni");
-    g.out.split(g.n, p, ni, kTaskRows, TailStrategy::GuardWithIf)
-        .reorder(ni, g.m, p)
-        .vectorize(ni, width, TailStrategy::GuardWithIf)
-        .parallel(p);
-    g.sum.compute_at(g.out, p).bound_extent(g.n, kTaskRows);
-    g.sum.vectorize(g.n, width).unroll(g.n);
+    const PanelTiles tile = fit(panel_tiles(target, s.weights), rows / kPanelRows);
+    const Halide::Expr tokens = lg.extent(lg.output->shape[0]);
+    Var u = lg.vars[2], n = lg.vars[1], m = lg.vars[0];
+    s.sum.compute_at(lg.out, task).bound_extent(n, rows);
+    s.sum.vectorize(n, width).unroll(n);
 
-    Halide::Stage update = g.sum.update();
+    Halide::Stage update = s.sum.update();
     // One token (decode): the tile's panels against one row of x, K in kDecodeStreams parts read
     // side by side (`parts`, an accumulator per vector and part), then the parts added.
     {
-        Halide::Stage one = update.specialize(g.tokens == 1);
+        Halide::Stage one = update.specialize(tokens == 1);
         Halide::RVar ko("k_part"), ki("k_in");
-        one.split(g.r, ko, ki, (g.depth + kDecodeStreams - 1) / kDecodeStreams, TailStrategy::GuardWithIf);
+        one.split(s.r, ko, ki, (s.depth + kDecodeStreams - 1) / kDecodeStreams, TailStrategy::GuardWithIf);
         Var part("part"), panel("panel"), nv("nv");
         Halide::Func parts = one.rfactor(ko, part);
-        one.reorder(g.n, ko, g.u, g.m).vectorize(g.n, width).unroll(g.n);
-        parts.compute_at(g.sum, g.m).bound(part, 0, kDecodeStreams).vectorize(g.n, width).unroll(g.n).unroll(part);
+        one.reorder(n, ko, u, m).vectorize(n, width).unroll(n);
+        parts.compute_at(s.sum, m).bound(part, 0, kDecodeStreams).vectorize(n, width).unroll(n).unroll(part);
         parts.update()
-            .split(g.n, panel, nv, int(kPanelRows) * tile.one.panels)
-            .reorder(nv, part, g.u, g.m, ki, panel)
+            .split(n, panel, nv, int(kPanelRows) * tile.one.panels)
+            .reorder(nv, part, u, m, ki, panel)
             .vectorize(nv, width)
             .unroll(nv)
             .unroll(part);
     }
     // Specializations are tried in the order they are made: 1, then up to kSmallTokens tokens
     // (where that tile differs from the next).
-    if (tile.small != tile.few) token_groups(update.specialize(g.tokens <= kSmallTokens), g, width, tile.small);
+    if (tile.small != tile.few) token_groups(update.specialize(tokens <= kSmallTokens), lg, s, width, tile.small);
     if (tiles) {
-        token_groups(update.specialize(g.tokens <= kFewTokens), g, width, tile.few);
-        token_groups(update, g, width, tile.tiles);
+        token_groups(update.specialize(tokens <= kFewTokens), lg, s, width, tile.few);
+        token_groups(update, lg, s, width, tile.tiles);
     } else {
-        token_groups(update, g, width, tile.few);
+        token_groups(update, lg, s, width, tile.few);
     }
+}
 
-    // x copied with rows kRowPad floats longer: its token rows then fall in different sets of the L1.
-    Var k = lg.vars[1], t = lg.vars[0];
-    g.x.compute_root()
-        .bound(k, 0, Halide::select(g.depth > 0, g.depth + kRowPad, 0))
-        .vectorize(k, width, TailStrategy::GuardWithIf)
-        .parallel(t);
+// A task per kTaskPanels panels of an output [M, N], or per head of an output [M, heads, d] (d a
+// multiple of 32), every Linear's sum kept for the task's outputs and every token.
+void panel_tasks(LoweredGraph &lg, const Halide::Target &target, bool tiles) {
+    std::vector<LinearSum> sums;
+    std::vector<Halide::Func> statistics;
+    if (!find_linear_sums(lg, sums, statistics) || !reads_panels(sums)) return apply_schedule(lg, "simd", target);
+    const int rows = lg.output->shape.size() == 2 ? kTaskRows : int(*lg.output->shape[2].constant());
+    if (rows % kPanelRows != 0) return apply_schedule(lg, "simd", target);
+    const int width = target.natural_vector_size(Halide::Float(32));
+    const Var task = output_tasks(lg, rows, width);
+    for (Halide::Func f : statistics) f.compute_root();
+    std::set<std::string> copied;
+    for (LinearSum &s : sums) {
+        panel_sum(s, task, lg, target, rows, tiles);
+        // x copied with rows kRowPad floats longer: its token rows then fall in different sets of the L1.
+        if (!copied.insert(s.x.name()).second) continue;
+        Var k = lg.vars[1], t = lg.vars[0];
+        s.x.compute_root()
+            .bound(k, 0, Halide::select(s.depth > 0, s.depth + kRowPad, 0))
+            .vectorize(k, width, TailStrategy::GuardWithIf)
+            .parallel(t);
+    }
 }
 
 }  // namespace

@@ -75,18 +75,7 @@ void dot(LoweredGraph &lg, const Halide::Target &target) {
     const int rows = rank == 2 ? kTileRows : int(*lg.output->shape[2].constant());
     if (rows % reg.rows != 0) return apply_schedule(lg, "simd", target);
     const Halide::Expr tokens = lg.extent(lg.output->shape[0]);
-
-    // The output's loops: a tile of rows (or a head) per task, every token inside it, the
-    // epilogue vectorized along the rows.
-    Var tile("tile");
-    if (rank == 2) {
-        Var n = lg.vars[1], m = lg.vars[0], ni("ni");
-        lg.out.split(n, tile, ni, rows, guard).reorder(ni, m, tile).vectorize(ni, width, guard).parallel(tile);
-    } else {
-        Var j = lg.vars[2], h = lg.vars[1], m = lg.vars[0];
-        lg.out.reorder(j, m, h).vectorize(j, width, guard).parallel(h);
-        tile = h;
-    }
+    const Var tile = output_tasks(lg, rows, width);
 
     for (Halide::Func f : statistics) f.compute_root();
     std::set<std::string> copied;
@@ -142,6 +131,13 @@ void dot(LoweredGraph &lg, const Halide::Target &target) {
             .vectorize(k, width, guard)
             .parallel(t);
     }
+}
+
+void projections(LoweredGraph &lg, const Halide::Target &target) {
+    std::vector<LinearSum> sums;
+    std::vector<Halide::Func> statistics;
+    if (find_linear_sums(lg, sums, statistics) && reads_panels(sums)) return tiled(lg, target);
+    dot(lg, target);
 }
 
 void transpose(LoweredGraph &lg, const Halide::Target &target) {
