@@ -94,6 +94,10 @@ LlamaCommands::LlamaCommands(CLI::App &app) {
                                                   "or auto (bf16 when every tensor is BF16, else f32)")
         ->check(CLI::IsMember({"auto", "f32", "bf16"}))
         ->default_val("auto");
+    generate_->add_option("--layout", layout_, "the projections' weights in the kernels: panels (packed at load), "
+                                               "rows (as stored), or auto (panels when the config fits them)")
+        ->check(CLI::IsMember({"auto", "panels", "rows"}))
+        ->default_val("auto");
     generate_->add_option("--context", context_, "positions the KV cache holds (default: the prompt plus --max-new)")
         ->check(CLI::PositiveNumber);
 
@@ -112,6 +116,9 @@ LlamaCommands::LlamaCommands(CLI::App &app) {
         ->check(CLI::PositiveNumber);
     bench_->add_option("--dtype", b.dtype, "the weights' dtype in the kernels, as for generate")
         ->check(CLI::IsMember({"auto", "f32", "bf16"}))
+        ->default_val("auto");
+    bench_->add_option("--layout", b.layout, "the projections' weights in the kernels, as for generate")
+        ->check(CLI::IsMember({"auto", "panels", "rows"}))
         ->default_val("auto");
     bench_->add_option("--json", b.json, "also write the numbers to this file");
 }
@@ -197,13 +204,15 @@ int LlamaCommands::generate() const {
     LlamaModelOptions options;
     options.context = context_ > 0 ? context_ : int64_t(ids_.size()) + std::max<int64_t>(max_new_, 1);
     if (load_dtype_ != "auto") options.weights = load_dtype_ == "bf16" ? DType::BFloat16 : DType::Float32;
+    if (layout_ != "auto") options.panels = layout_ == "panels";
     options.progress = load_progress("llama generate");
 
     const auto t0 = Clock::now();
     LlamaModel model(w, options);
     const auto t1 = Clock::now();
-    fmt::print("compiled: {} kernels per layer, {} layers, {} weights, context {}, in {:.1f} s\n", model.layer_kernels(),
-               c.num_hidden_layers, dtype_name(model.weight_dtype()), model.context(), seconds(t0, t1));
+    fmt::print("compiled: {} kernels per layer, {} layers, {} weights in {}, context {}, in {:.1f} s\n",
+               model.layer_kernels(), c.num_hidden_layers, dtype_name(model.weight_dtype()),
+               model.panels() ? "panels" : "rows", model.context(), seconds(t0, t1));
 
     std::vector<int32_t> picks;
     std::vector<float> logits = model.prefill(ids_);

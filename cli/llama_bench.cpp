@@ -93,6 +93,7 @@ int llama_bench(const LlamaBenchOptions &o) {
     LlamaModelOptions options;
     options.context = o.prompt + o.gen;
     if (o.dtype != "auto") options.weights = o.dtype == "bf16" ? DType::BFloat16 : DType::Float32;
+    if (o.layout != "auto") options.panels = o.layout == "panels";
     options.progress = load_progress("llama bench");
     const auto t0 = Clock::now();
     LlamaModel model(w, options);
@@ -112,7 +113,8 @@ int llama_bench(const LlamaBenchOptions &o) {
                "{} repetitions (medians)\n",
                o.model, c.num_hidden_layers, c.hidden_size, dtype_name(model.weight_dtype()),
                format_byte_size(uint64_t(decode_cost.weight_bytes)), o.prompt, o.gen, o.repetitions);
-    fmt::print("compiled: {} kernels per layer in {:.1f} s\n", model.layer_kernels(), compile_s);
+    fmt::print("compiled: {} kernels per layer ({}) in {:.1f} s\n", model.layer_kernels(),
+               model.panels() ? "weights in panels" : "weights in rows", compile_s);
 
     nlohmann::json runs = nlohmann::json::array();
     for (const int t : o.threads) {

@@ -21,6 +21,7 @@ struct LlamaBenchOptions {
     std::vector<int> threads{1, 2};
     int repetitions = 3;          // prefill + decode runs per thread count; the medians are reported
     std::string dtype = "auto";   // the weights' dtype in the kernels: auto, f32, bf16
+    std::string layout = "auto";  // the projections' weights: auto, panels, rows (LlamaModelOptions::panels)
     std::string json;             // a file for the numbers, or none
 };
 

@@ -152,6 +152,10 @@ std::string llama_part_input_name(const std::string &weight) {
     return out;
 }
 
+bool llama_fits_panels(const LlamaConfig &c) {
+    return c.head_dim % kLlamaPanelRows == 0 && c.hidden_size % kLlamaPanelRows == 0 && c.intermediate_size % kLlamaPanelRows == 0;
+}
+
 std::string head_weight_name(const LlamaConfig &c) {
     return c.tie_word_embeddings ? "model.embed_tokens.weight" : "lm_head.weight";
 }
@@ -181,7 +185,7 @@ LlamaStepGraph build_llama_step(const LlamaConfig &c, DType weights) {
     return LlamaStepGraph{Graph(std::move(outputs)), b.T, b.S, b.C, std::move(names)};
 }
 
-LlamaParts build_llama_parts(const LlamaConfig &c, DType weights, int64_t down_block) {
+LlamaParts build_llama_parts(const LlamaConfig &c, DType weights, int64_t down_block, bool panels) {
     check_weight_dtype(weights);
     if (down_block < 0 || (down_block > 0 && c.intermediate_size % down_block != 0)) {
         throw ConfigError(fmt::format("llama parts: the down projection's K = intermediate_size = {} is not a multiple "
@@ -205,10 +209,29 @@ LlamaParts build_llama_parts(const LlamaConfig &c, DType weights, int64_t down_b
     }
     b.declare_rope();
     const Dim D = c.hidden_size;
+    const int64_t qkv_rows = (c.num_attention_heads + 2 * c.num_key_value_heads) * c.head_dim;
+    // A projection's weight [N, K] as the layer takes it: as it is, or packed in panels.
+    const auto projection = [&](const std::string &name, int64_t N, int64_t K) {
+        if (!panels) return input(llama_part_input_name(name), weights, {Dim(N), Dim(K)});
+        return nn::unpack_panels(input(llama_part_input_name(name), weights, {Dim(N / kLlamaPanelRows), Dim(K), Dim(kLlamaPanelRows)}));
+    };
+    if (panels) {
+        if (!llama_fits_panels(c) || down_block > 0) {
+            throw ConfigError(fmt::format("llama parts: panels of {} rows need head_dim, hidden_size and intermediate_size "
+                                          "multiples of {} and no blocks of K (head_dim {}, hidden_size {}, "
+                                          "intermediate_size {}, down_block {})",
+                                          kLlamaPanelRows, kLlamaPanelRows, c.head_dim, c.hidden_size, c.intermediate_size,
+                                          down_block));
+        }
+        const int64_t F = c.intermediate_size, HD = c.num_attention_heads * c.head_dim;
+        b.weights["self_attn.o_proj.weight"] = projection("self_attn.o_proj.weight", c.hidden_size, HD);
+        b.weights["mlp.gate_proj.weight"] = projection("mlp.gate_proj.weight", F, c.hidden_size);
+        b.weights["mlp.up_proj.weight"] = projection("mlp.up_proj.weight", F, c.hidden_size);
+        b.weights["mlp.down_proj.weight"] = projection("mlp.down_proj.weight", c.hidden_size, F);
+    }
 
     const Graph embed({b.embed(input("ids", DType::Int32, {b.T}))});
-    const int64_t qkv_rows = (c.num_attention_heads + 2 * c.num_key_value_heads) * c.head_dim;
-    const Tensor qkv_weight = input(llama_part_input_name(kLlamaQkvWeight), weights, {Dim(qkv_rows), D});
+    const Tensor qkv_weight = projection(kLlamaQkvWeight, qkv_rows, c.hidden_size);
     const auto layer = b.layer(input("hidden", DType::Float32, {b.T, D}), "", "layer.", qkv_weight, b.cache("k_cache"),
                                b.cache("v_cache"));
     const Graph layer_graph({layer.out, layer.qkv});

@@ -84,7 +84,14 @@ struct LlamaParts {
     Graph embed, layer, head;
     Dim T, S, C;
 };
-LlamaParts build_llama_parts(const LlamaConfig &c, DType weights = DType::Float32, int64_t down_block = 0);
+// With `panels` the layer takes its projections' weights (the stacked qkv, o, gate, up, down)
+// packed in panels of kLlamaPanelRows rows (nn::pack_panels: [N / 32, K, 32], which the caller
+// packs so), as the matmul family's panel kernels read them; ConfigError unless
+// llama_fits_panels(c) and down_block is 0.
+constexpr int64_t kLlamaPanelRows = 32;
+bool llama_fits_panels(const LlamaConfig &c);   // head_dim, hidden_size and intermediate_size multiples of 32
+LlamaParts build_llama_parts(const LlamaConfig &c, DType weights = DType::Float32, int64_t down_block = 0,
+                             bool panels = false);
 
 // The head's weight: lm_head.weight, or the embedding table when the config ties them.
 std::string head_weight_name(const LlamaConfig &c);

@@ -37,15 +37,21 @@ bool is(const SafetensorsTensor &t, DType d) {
     return (d == DType::Float32 && t.dtype == SafetensorsDType::F32) || (d == DType::BFloat16 && t.dtype == SafetensorsDType::BF16);
 }
 
-// The tensor's values as float32, written to dst.
-void widen(const SafetensorsTensor &t, float *dst) {
-    const size_t n = static_cast<size_t>(t.numel());
+// n values of tensor t from element `at` on, in dtype d (Float32 or BFloat16), written to dst.
+void convert(const SafetensorsTensor &t, size_t at, size_t n, DType d, void *dst) {
+    const size_t out_size = d == DType::Float32 ? 4 : 2;
+    const size_t in_size = t.dtype == SafetensorsDType::F32 ? 4 : 2;
+    const uint8_t *src = t.data + at * in_size;
+    if (is(t, d)) return void(std::memcpy(dst, src, n * out_size));
+    std::vector<float> wide(d == DType::Float32 ? 0 : n);
+    float *f = d == DType::Float32 ? static_cast<float *>(dst) : wide.data();
     switch (t.dtype) {
-    case SafetensorsDType::F32: std::memcpy(dst, t.data, n * 4); break;
-    case SafetensorsDType::BF16: bfloat16_to_float(t.data, dst, n); break;
-    case SafetensorsDType::F16: float16_to_float(t.data, dst, n); break;
+    case SafetensorsDType::F32: std::memcpy(f, src, n * 4); break;
+    case SafetensorsDType::BF16: bfloat16_to_float(src, f, n); break;
+    case SafetensorsDType::F16: float16_to_float(src, f, n); break;
     default: throw DTypeError(fmt::format("llama model: tensor '{}' is not F32, BF16 or F16", t.name));
     }
+    if (d == DType::BFloat16) float_to_bfloat16(f, dst, n);
 }
 
 // Rows of the tensors one after another, in dtype d, into `out` (sized for them all).
@@ -54,15 +60,7 @@ void convert_rows(const std::vector<const SafetensorsTensor *> &tensors, DType d
     size_t at = 0;
     for (const SafetensorsTensor *t : tensors) {
         const size_t n = static_cast<size_t>(t->numel());
-        if (is(*t, d)) {
-            std::memcpy(static_cast<uint8_t *>(out.ref().data) + at * size, t->data, n * size);
-        } else if (d == DType::Float32) {
-            widen(*t, out.data<float>() + at);
-        } else {
-            std::vector<float> wide(n);
-            widen(*t, wide.data());
-            float_to_bfloat16(wide.data(), out.data<uint16_t>() + at, n);
-        }
+        convert(*t, 0, n, d, static_cast<uint8_t *>(out.ref().data) + at * size);
         at += n;
     }
 }
@@ -114,6 +112,62 @@ Weight blocked(Weight w, const SafetensorsTensor &t, int64_t b) {
     return out;
 }
 
+// A panel from its 32 rows: dst[k * 32 + i] = rows[i][k]. A step takes 16 k of every row, a cache
+// line of float32 each, and writes them as 16 x 32 contiguous elements, so every line read is
+// used whole while it is in the L1.
+template <typename T>
+void pack_panel(const T *const *rows, T *dst, int64_t K) {
+    constexpr int64_t R = kLlamaPanelRows, kStep = 16;
+    for (int64_t k0 = 0; k0 < K; k0 += kStep) {
+        const int64_t k1 = std::min(K, k0 + kStep);
+        for (int64_t i = 0; i < R; ++i) {
+            for (int64_t k = k0; k < k1; ++k) dst[k * R + i] = rows[i][k];
+        }
+    }
+}
+
+// The rows of the tensors stacked, [32*P, K], in dtype d, copied into panels [P, K, 32]
+// (nn::pack_panels: panel p holds rows 32p ... 32p+31 side by side for each k). Rows already in d
+// (and aligned for it) are read in place; others are converted (or copied) 32 at a time into a
+// small buffer first. The pages of
+// the checkpoint's mapping they were read from leave the resident memory.
+template <typename T>
+void pack_rows(const std::vector<const SafetensorsTensor *> &tensors, DType d, int64_t N, int64_t K, T *out) {
+    constexpr int64_t R = kLlamaPanelRows;
+    std::vector<T> converted(size_t(R * K));
+    const T *rows[R];
+    size_t tensor = 0;
+    int64_t first = 0;   // the stacked row at which tensors[tensor] starts
+    for (int64_t p = 0; p < N / R; ++p) {
+        for (int64_t i = 0; i < R; ++i) {
+            const int64_t r = p * R + i;
+            while (r >= first + tensors[tensor]->shape[0]) first += tensors[tensor++]->shape[0];
+            const SafetensorsTensor &t = *tensors[tensor];
+            if (is(t, d) && reinterpret_cast<uintptr_t>(t.data) % alignof(T) == 0) {   // the file's offsets may be odd
+                rows[i] = reinterpret_cast<const T *>(t.data) + (r - first) * K;
+            } else {
+                convert(t, size_t((r - first) * K), size_t(K), d, converted.data() + i * K);
+                rows[i] = converted.data() + i * K;
+            }
+        }
+        pack_panel(rows, out + p * K * R, K);
+    }
+}
+
+Weight packed(const std::vector<const SafetensorsTensor *> &tensors, DType d, WeightsRead &read) {
+    const int64_t K = tensors[0]->shape[1];
+    int64_t N = 0;
+    for (const SafetensorsTensor *t : tensors) N += t->shape[0];
+    Weight w;
+    w.owned = Array(d, {N / kLlamaPanelRows, K, kLlamaPanelRows});
+    if (d == DType::Float32) pack_rows(tensors, d, N, K, w.owned.data<float>());
+    else pack_rows(tensors, d, N, K, w.owned.data<uint16_t>());
+    w.ref = w.owned.ref();
+    for (const SafetensorsTensor *t : tensors) release_resident_pages(*t);   // the copy is what the kernels read
+    read.add(tensors);
+    return w;
+}
+
 // BFloat16 when every tensor is BF16 (norm weights too: the graph widens them), else Float32.
 DType default_dtype(const LlamaWeights &w) {
     const std::vector<const SafetensorsTensor *> all = w.tensors();
@@ -133,6 +187,7 @@ BufferRefs inputs_of(const Program &p, const BufferRefs &all) {
 struct LlamaModel::State {
     LlamaConfig config;
     DType dtype = DType::Float32;
+    bool panels = false;                                        // the projections' weights packed in panels
     int64_t context = 0, position = 0;
     std::unique_ptr<Program> embed, layer, head;
 
@@ -154,8 +209,12 @@ LlamaModel::LlamaModel(const LlamaWeights &w, const LlamaModelOptions &options) 
     s.context = options.context > 0 ? options.context : w.config.max_position_embeddings;
     const LlamaConfig &c = s.config;
 
-    const int64_t down_block = options.down_block.value_or(llama_down_block(c));
-    const LlamaParts parts = build_llama_parts(c, s.dtype, down_block);
+    // Panels by default where they fit, unless blocks of K are asked for (the two do not mix:
+    // build_llama_parts names both when asked for together).
+    const bool blocks_asked = options.down_block.value_or(0) > 0;
+    s.panels = options.panels.value_or(llama_fits_panels(c) && !blocks_asked);
+    const int64_t down_block = options.down_block.value_or(s.panels ? 0 : llama_down_block(c));
+    const LlamaParts parts = build_llama_parts(c, s.dtype, down_block, s.panels);
     const auto part = llama_part_input_name;
     // The programs compile on a thread of their own while this one makes the weights ready: the
     // compiler is single-threaded and the weights are read from memory or the file, so on two
@@ -182,17 +241,22 @@ LlamaModel::LlamaModel(const LlamaWeights &w, const LlamaModelOptions &options) 
     s.globals[part("model.embed_tokens.weight")] = prepare({w.embed_tokens}, s.dtype, read, w.tied());
     s.globals[part("model.norm.weight")] = prepare({w.norm}, s.dtype, read);
     if (!w.tied()) s.globals[part("lm_head.weight")] = prepare({w.lm_head}, s.dtype, read);
+    // A projection's weight, stacked rows of the tensors: as the kernels read it, packed into
+    // panels when the layer takes them (a packed copy reads the weight itself).
+    const auto projection = [&](const std::vector<const SafetensorsTensor *> &tensors) {
+        return s.panels ? packed(tensors, s.dtype, read) : prepare(tensors, s.dtype, read);
+    };
     for (const LlamaLayerWeights &l : w.layers) {
         std::map<std::string, Weight> m;
         m[part("input_layernorm.weight")] = prepare({l.input_layernorm}, s.dtype, read);
-        m[part(kLlamaQkvWeight)] = prepare({l.q_proj, l.k_proj, l.v_proj}, s.dtype, read);
-        m[part("self_attn.o_proj.weight")] = prepare({l.o_proj}, s.dtype, read);
+        m[part(kLlamaQkvWeight)] = projection({l.q_proj, l.k_proj, l.v_proj});
+        m[part("self_attn.o_proj.weight")] = projection({l.o_proj});
         m[part("post_attention_layernorm.weight")] = prepare({l.post_attention_layernorm}, s.dtype, read);
-        m[part("mlp.gate_proj.weight")] = prepare({l.gate_proj}, s.dtype, read);
-        m[part("mlp.up_proj.weight")] = prepare({l.up_proj}, s.dtype, read);
+        m[part("mlp.gate_proj.weight")] = projection({l.gate_proj});
+        m[part("mlp.up_proj.weight")] = projection({l.up_proj});
         // A blocked copy reads the weight itself.
         m[part("mlp.down_proj.weight")] = down_block > 0 ? blocked(prepare({l.down_proj}, s.dtype, read, false), *l.down_proj, down_block)
-                                                         : prepare({l.down_proj}, s.dtype, read);
+                                                         : projection({l.down_proj});
         s.layers.push_back(std::move(m));
     }
     compiling.get();   // rethrows a compile error
@@ -286,6 +350,7 @@ std::vector<BufferRef> LlamaModel::weight_buffers() const {
 int64_t LlamaModel::position() const { return s_->position; }
 int64_t LlamaModel::context() const { return s_->context; }
 DType LlamaModel::weight_dtype() const { return s_->dtype; }
+bool LlamaModel::panels() const { return s_->panels; }
 int LlamaModel::embed_kernels() const { return s_->embed->kernel_count(); }
 int LlamaModel::layer_kernels() const { return s_->layer->kernel_count(); }
 int LlamaModel::head_kernels() const { return s_->head->kernel_count(); }

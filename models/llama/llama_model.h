@@ -5,9 +5,11 @@
 // [G, context, d] per layer, and a step's kernels read each head's first S positions in place.
 //
 // What the model does itself is bookkeeping, no arithmetic: it stacks each layer's q, k and v
-// weight rows into one [(H + 2G) * d, D] matrix at load (the layer's qkv projection), copies the
-// down projection's weight into blocks of K (llama_down_block), converts
-// weights at load when asked (or when a tensor is F16), copies the step's new key and value rows
+// weight rows into one [(H + 2G) * d, D] matrix at load (the layer's qkv projection), packs the
+// projections' weights into panels of 32 rows (when the config fits them; the matmul family's
+// `tiled` schedule reads them) or else copies the down projection's weight into blocks of K
+// (llama_down_block), converts weights at load when asked (or when a tensor is F16), copies the
+// step's new key and value rows
 // out of the layer's qkv output into the cache, and slices the RoPE tables for the step's
 // positions. Weights it keeps as they are stay in the checkpoint's mapping (no copy); the mapped
 // pages of a weight it copied leave its resident memory (release_resident_pages).
@@ -42,6 +44,11 @@ struct LlamaModelOptions {
     // The down projection's weight in blocks of this many columns (nn::block_columns), copied so
     // at load; 0: as the checkpoint stores it; none: llama_down_block(config).
     std::optional<int64_t> down_block;
+    // The projections' weights packed in panels of 32 rows at load (nn::pack_panels), read by the
+    // matmul family's panel kernels; none: when the config fits them (llama_fits_panels) and no
+    // down_block is asked for. ConfigError when asked for on a config that does not fit them, or
+    // together with a down_block.
+    std::optional<bool> panels;
     // Called after each program compiled and each weight read, from one thread at a time (the
     // programs compile on a thread of their own while the weights are read, so the two kinds
     // interleave); none: no reports.
@@ -79,6 +86,7 @@ public:
     int64_t position() const;
     int64_t context() const;
     DType weight_dtype() const;
+    bool panels() const;   // the projections' weights are packed in panels
     // Kernels each part runs: the grouping pass's groups of the embedding, one layer and the head.
     int embed_kernels() const;
     int layer_kernels() const;

@@ -15,7 +15,7 @@ Recipe llama_recipe() {
     // clamped (Recipe::clamp_inputs); every other schedule reads the same values either way.
     r.clamp_inputs = true;
     r.schedule = [](LoweredGraph &lg, const Halide::Target &target) {
-        if (lg.has_func("linear_sum")) return matmuls::dot(lg, target);   // projections with their prologue and epilogue
+        if (lg.has_func("linear_sum")) return matmuls::projections(lg, target);   // with their prologue and epilogue
         if (lg.has_func("attn_scores")) return attention::fused(lg, target);   // the attention
         apply_schedule(lg, "simd", target);                               // the embedding
     };

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <limits>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@
 #include "models/llama/llama_model.h"
 #include "models/llama/llama_recipe.h"
 #include "tests/llama/llama_test_support.h"
+#include "tests/support/expect_error.h"
 
 namespace {
 
@@ -52,10 +54,39 @@ struct Tiny {
 
 const std::vector<int32_t> kPrompt = {1, 17, 200, 3, 99, 42, 255, 0};
 
+// The tiny preset with heads of 32 dims, which panels of 32 rows fit (llama_fits_panels): the
+// model packs its projections' weights; the tiny preset's heads of 16 keep them in rows. Three
+// query heads over one KV head (GQA, 3 per group) keep hidden_size 96, so the o and down
+// projections' 96 outputs are a task of two panels and one of a single panel.
+halogen::LlamaConfig tiny_panels() {
+    halogen::LlamaConfig c = halogen::llama_preset("tiny");
+    c.head_dim = 32;
+    c.num_attention_heads = 3;
+    c.num_key_value_heads = 1;
+    return c;
+}
+
+// The correctness tests run on both weight layouts, each the default for its config.
+struct Layout {
+    const char *name;
+    halogen::LlamaConfig (*config)();
+    bool panels;
+};
+halogen::LlamaConfig tiny_rows() { return halogen::llama_preset("tiny"); }
+void PrintTo(const Layout &l, std::ostream *os) { *os << l.name; }   // gtest's (and ctest's) name of the parameter
+class LlamaLayouts : public ::testing::TestWithParam<Layout> {
+protected:
+    halogen::LlamaConfig config() const { return GetParam().config(); }
+};
+INSTANTIATE_TEST_SUITE_P(Weights, LlamaLayouts,
+                         ::testing::Values(Layout{"rows", tiny_rows, false}, Layout{"panels", tiny_panels, true}),
+                         [](const auto &info) { return std::string(info.param.name); });
+
 // The tiny model's layer part as the model's Program builds it (grouped, lowered, scheduled by the
 // llama recipe) but not compiled: its loop nests are all a structure test reads.
-halogen::Pipeline layer_pipeline(int64_t down_block = 0) {
-    const halogen::Graph g = halogen::build_llama_parts(halogen::llama_preset("tiny"), DType::Float32, down_block).layer;
+halogen::Pipeline layer_pipeline(int64_t down_block = 0, bool panels = false) {
+    const halogen::LlamaConfig c = panels ? tiny_panels() : halogen::llama_preset("tiny");
+    const halogen::Graph g = halogen::build_llama_parts(c, DType::Float32, down_block, panels).layer;
     halogen::PipelineInputs in;
     for (const halogen::Node *n : g.inputs())
         in.buffers.emplace(n->name, Halide::ImageParam(halogen::halide_type(n->dtype), int(n->shape.size()), n->name));
@@ -63,11 +94,12 @@ halogen::Pipeline layer_pipeline(int64_t down_block = 0) {
     return halogen::build_pipeline(g, halogen::llama_recipe(), in, halogen::host_target());
 }
 
-TEST(LlamaModel, MatchesTheReferenceInPrefillStepsAndDecode) {
-    Tiny m(halogen::llama_preset("tiny"), SafetensorsDType::F32, 5);
+TEST_P(LlamaLayouts, MatchesTheReferenceInPrefillStepsAndDecode) {
+    Tiny m(config(), SafetensorsDType::F32, 5);
     LlamaReference ref(m.weights, {64});
     LlamaModel model(m.weights, {64});
     EXPECT_EQ(model.weight_dtype(), DType::Float32);
+    EXPECT_EQ(model.panels(), GetParam().panels);
     EXPECT_LE(max_diff(model.prefill(kPrompt), ref.prefill(kPrompt)), 1e-4);
     EXPECT_LE(max_diff(model.decode(77), ref.decode(77)), 1e-4);
     EXPECT_LE(max_diff(model.step({5, 6, 7}), ref.step({5, 6, 7})), 1e-4);
@@ -75,8 +107,8 @@ TEST(LlamaModel, MatchesTheReferenceInPrefillStepsAndDecode) {
     EXPECT_THROW(model.step({}), halogen::ShapeError);
 }
 
-TEST(LlamaModel, DecodeEqualsALongerPrefill) {
-    Tiny m(halogen::llama_preset("tiny"), SafetensorsDType::F32, 9);
+TEST_P(LlamaLayouts, DecodeEqualsALongerPrefill) {
+    Tiny m(config(), SafetensorsDType::F32, 9);
     LlamaModel model(m.weights, {64});
     std::vector<int32_t> ids = kPrompt;
     model.prefill(ids);
@@ -85,8 +117,8 @@ TEST(LlamaModel, DecodeEqualsALongerPrefill) {
     EXPECT_LE(max_diff(decoded, model.prefill(ids)), 1e-5);
 }
 
-TEST(LlamaModel, GreedyPicksEqualTheReferences) {
-    Tiny m(halogen::llama_preset("tiny"), SafetensorsDType::F32, 11);
+TEST_P(LlamaLayouts, GreedyPicksEqualTheReferences) {
+    Tiny m(config(), SafetensorsDType::F32, 11);
     LlamaReference ref(m.weights, {64});
     LlamaModel model(m.weights, {64});
     const std::vector<int32_t> want = ref.greedy(kPrompt, 16);
@@ -99,23 +131,42 @@ TEST(LlamaModel, GreedyPicksEqualTheReferences) {
     EXPECT_EQ(got, want);
 }
 
-TEST(LlamaModel, Bf16WeightsStayBf16OrConvertAtLoad) {
-    Tiny m(halogen::llama_preset("tiny"), SafetensorsDType::BF16, 5);
+TEST_P(LlamaLayouts, Bf16WeightsStayBf16OrConvertAtLoad) {
+    Tiny m(config(), SafetensorsDType::BF16, 5);
     LlamaReference ref(m.weights, {32});   // widened to f32 at bind
     const std::vector<float> want = ref.prefill(kPrompt);
     LlamaModel kept(m.weights, {32});
     EXPECT_EQ(kept.weight_dtype(), DType::BFloat16);
     EXPECT_LE(max_diff(kept.prefill(kPrompt), want), 1e-4);
+    EXPECT_LE(max_diff(kept.decode(77), ref.decode(77)), 1e-4);
     LlamaModel widened(m.weights, {32, DType::Float32});
     EXPECT_LE(max_diff(widened.prefill(kPrompt), want), 1e-4);
 }
 
-TEST(LlamaModel, F32WeightsConvertToBf16AtLoad) {
-    Tiny f32(halogen::llama_preset("tiny"), SafetensorsDType::F32, 5);
-    Tiny bf16(halogen::llama_preset("tiny"), SafetensorsDType::BF16, 5);   // the same values, rounded
+TEST_P(LlamaLayouts, F32WeightsConvertToBf16AtLoad) {
+    Tiny f32(config(), SafetensorsDType::F32, 5);
+    Tiny bf16(config(), SafetensorsDType::BF16, 5);   // the same values, rounded
     LlamaModel converted(f32.weights, {32, DType::BFloat16});
     LlamaReference ref(bf16.weights, {32});
     EXPECT_LE(max_diff(converted.prefill(kPrompt), ref.prefill(kPrompt)), 1e-4);
+}
+
+// Panels only where they fit: asked for on heads of 16 dims, the model names the config's sizes;
+// a config that fits them can still keep its weights in rows.
+TEST(LlamaModel, PanelsOnlyWhereTheyFit) {
+    Tiny rows(halogen::llama_preset("tiny"), SafetensorsDType::F32, 5);
+    halogen::LlamaModelOptions options;
+    options.context = 16;
+    options.panels = true;
+    halogen::testing::expect_error<halogen::ConfigError>([&] { LlamaModel model(rows.weights, options); },
+                                                     {"panels of 32 rows", "head_dim 16"});
+    Tiny fits(tiny_panels(), SafetensorsDType::F32, 5);
+    options.panels = false;
+    LlamaModel model(fits.weights, options);
+    LlamaReference ref(fits.weights, {16});
+    EXPECT_FALSE(model.panels());
+    EXPECT_LE(max_diff(model.prefill(kPrompt), ref.prefill(kPrompt)), 1e-4);
+    EXPECT_LE(max_diff(model.decode(77), ref.decode(77)), 1e-4);
 }
 
 // The down projection's weight copied into blocks of K (the 1B's default, here blocks of 64 of the
@@ -136,8 +187,8 @@ TEST(LlamaModel, DownWeightInBlocksMatchesTheReference) {
     EXPECT_EQ(halogen::llama_down_block(halogen::llama_preset("tiny")), 0);             // I = 256
 }
 
-TEST(LlamaModel, TiedHeadReadsTheEmbedding) {
-    halogen::LlamaConfig c = halogen::llama_preset("tiny");
+TEST_P(LlamaLayouts, TiedHeadReadsTheEmbedding) {
+    halogen::LlamaConfig c = config();
     c.tie_word_embeddings = true;
     Tiny m(c, SafetensorsDType::F32, 3);
     LlamaReference ref(m.weights, {32});
@@ -160,6 +211,8 @@ TEST(LlamaModel, WeightBuffersHoldEveryParameterOnce) {
     const halogen::LlamaConfig untied = halogen::llama_preset("tiny");
     Tiny m(untied, SafetensorsDType::F32, 3);
     EXPECT_EQ(bytes(LlamaModel(m.weights, {8})), halogen::llama_parameter_count(untied) * 4);
+    Tiny packed(tiny_panels(), SafetensorsDType::F32, 3);   // the projections packed in panels: as many bytes
+    EXPECT_EQ(bytes(LlamaModel(packed.weights, {8})), halogen::llama_parameter_count(tiny_panels()) * 4);
     halogen::LlamaConfig tied = untied;
     tied.tie_word_embeddings = true;
     Tiny t(tied, SafetensorsDType::F32, 3);
@@ -244,6 +297,44 @@ TEST(LlamaModel, ProjectionKernelsRunTheDotSchedule) {
         for (const std::string &loop : nest.loops)
             parallel_tiles |= loop.rfind(lg.out.name() + ".s0.", 0) == 0 && loop.find(":parallel") != std::string::npos;
         EXPECT_TRUE(parallel_tiles) << "kernel " << k;
+    }
+    EXPECT_EQ(projections, 4);   // qkv, o, gate and up, down
+}
+
+// With the weights in panels each projection kernel runs the matmul family's `tiled` schedule
+// instead: one token's K in parts side by side (rfactor's "_intm" Func, its loop "k_in"), every
+// other count of tokens in groups (a loop "go" over the token groups, K whole inside), none of
+// dot's loops ("k_o"), inside a parallel task loop.
+TEST(LlamaModel, ProjectionKernelsOnPanelsRunTheTiledSchedule) {
+    const halogen::Pipeline layer = layer_pipeline(0, true);
+    int projections = 0;
+    for (const halogen::LoweredGraph &lg : layer.lowered) {
+        const int k = int(&lg - layer.lowered.data());
+        const halogen::LoopNest nest = halogen::loop_nest(lg);
+        auto has = [&](const std::string &a, const std::string &b) {
+            for (const std::string &s : nest.loops)
+                if (s.rfind(a, 0) == 0 && s.find(b) != std::string::npos) return true;
+            return false;
+        };
+        std::vector<std::string> sums;
+        for (const auto &[node, f] : lg.funcs)
+            if (node->name == "linear_sum") sums.push_back(f.name());
+        if (sums.empty()) continue;
+        ++projections;
+        for (const std::string &sum : sums) {
+            std::string loops;
+            for (const std::string &l : nest.loops)
+                if (l.rfind(sum, 0) == 0) loops += l + "\n";
+            // rfactor's Func: the sum's name (less a "$n" suffix) with "_intm", where Halide puts it.
+            const std::string base = sum.substr(0, sum.find('$'));
+            bool parts = false;
+            for (const std::string &l : nest.loops)
+                parts |= l.find(base) != std::string::npos && l.find("_intm") != std::string::npos && l.find(".k_in:") != std::string::npos;
+            EXPECT_TRUE(parts) << "kernel " << k << ": " << sum << "\n" << loops;
+            EXPECT_TRUE(has(sum + ".s1.", ".go:")) << "kernel " << k << ": " << sum << "\n" << loops;
+            EXPECT_FALSE(has(sum, ".k_o")) << "kernel " << k << ": " << sum;
+        }
+        EXPECT_TRUE(has(lg.out.name() + ".s0.", ":parallel")) << "kernel " << k;
     }
     EXPECT_EQ(projections, 4);   // qkv, o, gate and up, down
 }
