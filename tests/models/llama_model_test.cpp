@@ -265,6 +265,23 @@ TEST(LlamaModel, FiveKernelsPerLayer) {
     EXPECT_EQ(model.head_kernels(), 1);
 }
 
+// The kernel's own Funcs of the projection sums (a loop nest also shows the kernels it reads).
+std::vector<std::string> projection_sums(const halogen::LoweredGraph &lg) {
+    std::vector<std::string> sums;
+    for (const auto &[node, f] : lg.funcs)
+        if (node->name == "linear_sum") sums.push_back(f.name());
+    return sums;
+}
+
+// Whether one loop of the nest holds every one of `parts` in its name.
+bool has_loop(const halogen::LoopNest &nest, const std::vector<std::string> &parts) {
+    for (const std::string &loop : nest.loops) {
+        if (std::all_of(parts.begin(), parts.end(), [&](const std::string &p) { return loop.find(p) != std::string::npos; }))
+            return true;
+    }
+    return false;
+}
+
 // Each projection kernel of a layer runs the matmul family's dot schedule around its prologue
 // (norm, SiLU) and epilogue (RoPE, residual): K split and summed in a vector-wide partial
 // (rfactor's "_intm" Func) inside a parallel tile loop.
@@ -274,29 +291,17 @@ TEST(LlamaModel, ProjectionKernelsRunTheDotSchedule) {
     for (const halogen::LoweredGraph &lg : layer.lowered) {
         const int k = int(&lg - layer.lowered.data());
         const halogen::LoopNest nest = halogen::loop_nest(lg);
-        auto has = [](const std::vector<std::string> &v, const std::string &part) {
-            for (const std::string &s : v)
-                if (s.find(part) != std::string::npos) return true;
-            return false;
-        };
-        // The kernel's own Funcs of the projection sums (a loop nest also shows the kernels it reads).
-        std::vector<std::string> sums;
-        for (const auto &[node, f] : lg.funcs)
-            if (node->name == "linear_sum") sums.push_back(f.name());
+        const std::vector<std::string> sums = projection_sums(lg);
         if (sums.empty()) continue;
         ++projections;
         for (const std::string &sum : sums) {
-            EXPECT_TRUE(has(nest.produced, sum.substr(0, sum.find('$'))) && has(nest.produced, "_intm")) << "kernel " << k << ": " << sum;
-            // Loops over the sum's K split: by vectors for every count of tokens ("k_o"), and in
-            // one token's own reduction, each row's whole dot product in turn ("k_o1", nothing
-            // around it over K).
-            EXPECT_TRUE(has(nest.loops, sum + "_r$x.k_o:")) << "kernel " << k << ": " << sum;
-            EXPECT_TRUE(has(nest.loops, sum + "_r$x.k_o1:")) << "kernel " << k << ": " << sum;
+            // Loops over the sum's K split, in rfactor's Func: by vectors for every count of
+            // tokens ("k_o"), and in one token's own reduction, each row's whole dot product in
+            // turn ("k_o1", nothing around it over K).
+            EXPECT_TRUE(has_loop(nest, {"_intm", sum + "_r$x.k_o:"})) << "kernel " << k << ": " << sum;
+            EXPECT_TRUE(has_loop(nest, {"_intm", sum + "_r$x.k_o1:"})) << "kernel " << k << ": " << sum;
         }
-        bool parallel_tiles = false;   // the kernel's output loop over tiles runs in parallel
-        for (const std::string &loop : nest.loops)
-            parallel_tiles |= loop.rfind(lg.out.name() + ".s0.", 0) == 0 && loop.find(":parallel") != std::string::npos;
-        EXPECT_TRUE(parallel_tiles) << "kernel " << k;
+        EXPECT_TRUE(has_loop(nest, {lg.out.name() + ".s0.", ":parallel"})) << "kernel " << k;
     }
     EXPECT_EQ(projections, 4);   // qkv, o, gate and up, down
 }
@@ -311,30 +316,16 @@ TEST(LlamaModel, ProjectionKernelsOnPanelsRunTheTiledSchedule) {
     for (const halogen::LoweredGraph &lg : layer.lowered) {
         const int k = int(&lg - layer.lowered.data());
         const halogen::LoopNest nest = halogen::loop_nest(lg);
-        auto has = [&](const std::string &a, const std::string &b) {
-            for (const std::string &s : nest.loops)
-                if (s.rfind(a, 0) == 0 && s.find(b) != std::string::npos) return true;
-            return false;
-        };
-        std::vector<std::string> sums;
-        for (const auto &[node, f] : lg.funcs)
-            if (node->name == "linear_sum") sums.push_back(f.name());
+        const std::vector<std::string> sums = projection_sums(lg);
         if (sums.empty()) continue;
         ++projections;
         for (const std::string &sum : sums) {
-            std::string loops;
-            for (const std::string &l : nest.loops)
-                if (l.rfind(sum, 0) == 0) loops += l + "\n";
-            // rfactor's Func: the sum's name (less a "$n" suffix) with "_intm", where Halide puts it.
-            const std::string base = sum.substr(0, sum.find('$'));
-            bool parts = false;
-            for (const std::string &l : nest.loops)
-                parts |= l.find(base) != std::string::npos && l.find("_intm") != std::string::npos && l.find(".k_in:") != std::string::npos;
-            EXPECT_TRUE(parts) << "kernel " << k << ": " << sum << "\n" << loops;
-            EXPECT_TRUE(has(sum + ".s1.", ".go:")) << "kernel " << k << ": " << sum << "\n" << loops;
-            EXPECT_FALSE(has(sum, ".k_o")) << "kernel " << k << ": " << sum;
+            // rfactor's Func is named after the sum (less a "$n" suffix), "_intm" where Halide puts it.
+            EXPECT_TRUE(has_loop(nest, {sum.substr(0, sum.find('$')), "_intm", ".k_in:"})) << "kernel " << k << ": " << sum;
+            EXPECT_TRUE(has_loop(nest, {sum + ".s1.", ".go:"})) << "kernel " << k << ": " << sum;
+            EXPECT_FALSE(has_loop(nest, {sum, ".k_o"})) << "kernel " << k << ": " << sum;
         }
-        EXPECT_TRUE(has(lg.out.name() + ".s0.", ":parallel")) << "kernel " << k;
+        EXPECT_TRUE(has_loop(nest, {lg.out.name() + ".s0.", ":parallel"})) << "kernel " << k;
     }
     EXPECT_EQ(projections, 4);   // qkv, o, gate and up, down
 }
