@@ -161,6 +161,7 @@ int llama_bench(const LlamaBenchOptions &o) {
     if (!o.json.empty()) {
         const nlohmann::json j = {{"model", o.model},
                                   {"weights", dtype_name(model.weight_dtype())},
+                                  {"layout", model.panels() ? "panels" : "rows"},
                                   {"layers", c.num_hidden_layers},
                                   {"hidden_size", c.hidden_size},
                                   {"prompt", o.prompt},

@@ -28,10 +28,12 @@ class LlamaBench(unittest.TestCase):
             self.assertRegex(run.stdout, r"1 thread: limits: read [0-9.]+ GB/s \(the weights in place\), FMA [0-9]+ GFLOP/s\n"
                                          r"  prefill [0-9.]+ tokens/s, [0-9]+ GFLOP/s, [0-9.]+x its bound")
             self.assertRegex(run.stdout, r"2 threads: limits: [^\n]*\n  prefill [^\n]*\n  decode [0-9.]+ tokens/s")
+            self.assertRegex(run.stdout, r"compiled: 5 kernels per layer \(weights in rows\) in [0-9.]+ s\n")
             self.assertRegex(run.stdout, r"peak resident memory: ")
             with open(out) as f:
                 j = json.load(f)
         self.assertEqual(j["kernels_per_layer"], 5)
+        self.assertEqual(j["layout"], "rows")   # the tiny preset's heads of 16 keep rows
         self.assertEqual(j["decode_weight_bytes_per_token"], (246240 - 256 * 96 + 96) * 4)
         self.assertEqual(j["weight_bytes"], 246240 * 4)
         # 2 layers x (2 x 98304 per token for the matrices) + the head once (2 x 256 x 96) over 5
