@@ -129,8 +129,7 @@ void pack_panel(const T *const *rows, T *dst, int64_t K) {
 // The rows of the tensors stacked, [32*P, K], in dtype d, copied into panels [P, K, 32]
 // (nn::pack_panels: panel p holds rows 32p ... 32p+31 side by side for each k). Rows already in d
 // (and aligned for it) are read in place; others are converted (or copied) 32 at a time into a
-// small buffer first. The pages of
-// the checkpoint's mapping they were read from leave the resident memory.
+// small buffer first.
 template <typename T>
 void pack_rows(const std::vector<const SafetensorsTensor *> &tensors, DType d, int64_t N, int64_t K, T *out) {
     constexpr int64_t R = kLlamaPanelRows;
@@ -154,6 +153,8 @@ void pack_rows(const std::vector<const SafetensorsTensor *> &tensors, DType d, i
     }
 }
 
+// The tensors' rows packed as pack_rows does, in an array of the model's own; the pages of the
+// checkpoint's mapping they were read from leave the resident memory.
 Weight packed(const std::vector<const SafetensorsTensor *> &tensors, DType d, WeightsRead &read) {
     const int64_t K = tensors[0]->shape[1];
     int64_t N = 0;
