@@ -65,18 +65,23 @@ constexpr int kFewTokens = 16;    // up to this many tokens `tiled` takes the `f
 constexpr int kRowPad = 16;       // floats added to each row of the copy of x
 constexpr int kTaskRows = int(kTaskPanels * kPanelRows);
 
+// The stage's outputs n in steps of `panels` panels side by side: their vectors (nv, vectorized
+// and unrolled) innermost, then the loops `between`, then the steps (`panel`) outermost.
+void panels_side_by_side(Halide::Stage st, const Var &n, int panels, int width, std::vector<Halide::VarOrRVar> between) {
+    const Var panel("panel"), nv("nv");
+    between.insert(between.begin(), nv);
+    between.push_back(panel);
+    st.split(n, panel, nv, int(kPanelRows) * panels).reorder(between).vectorize(nv, width).unroll(nv);
+}
+
 // The sum's update for the task's outputs and every token: tokens in groups of tile.tokens
 // (rounded up: the recipe reads x clamped), the vectors of tile.panels panels side by side, the
 // task's panels one after the other when that is fewer than all of them, K whole.
 void token_groups(Halide::Stage update, const LoweredGraph &lg, const LinearSum &s, int width, PanelTile tile) {
     Var u = lg.vars[2], n = lg.vars[1], m = lg.vars[0];   // the sum's axes, in Halide's order u, n, m
-    Var go("go"), gi("gi"), panel("panel"), nv("nv");
-    update.split(m, go, gi, tile.tokens, TailStrategy::RoundUp)
-        .split(n, panel, nv, int(kPanelRows) * tile.panels)
-        .reorder(nv, gi, u, s.r, go, panel)
-        .vectorize(nv, width)
-        .unroll(nv)
-        .unroll(gi);
+    Var go("go"), gi("gi");
+    update.split(m, go, gi, tile.tokens, TailStrategy::RoundUp).unroll(gi);
+    panels_side_by_side(update, n, tile.panels, width, {gi, u, s.r, go});
 }
 
 // The tiles with at most `panels` panels side by side: a task of fewer panels than kTaskPanels
@@ -105,16 +110,12 @@ void panel_sum(LinearSum s, Var task, LoweredGraph &lg, const Halide::Target &ta
         Halide::Stage one = update.specialize(tokens == 1);
         Halide::RVar ko("k_part"), ki("k_in");
         one.split(s.r, ko, ki, (s.depth + kDecodeStreams - 1) / kDecodeStreams, TailStrategy::GuardWithIf);
-        Var part("part"), panel("panel"), nv("nv");
+        Var part("part");
         Halide::Func parts = one.rfactor(ko, part);
         one.reorder(n, ko, u, m).vectorize(n, width).unroll(n);
         parts.compute_at(s.sum, m).bound(part, 0, kDecodeStreams).vectorize(n, width).unroll(n).unroll(part);
-        parts.update()
-            .split(n, panel, nv, int(kPanelRows) * tile.one.panels)
-            .reorder(nv, part, u, m, ki, panel)
-            .vectorize(nv, width)
-            .unroll(nv)
-            .unroll(part);
+        parts.update().unroll(part);
+        panels_side_by_side(parts.update(), n, tile.one.panels, width, {part, u, m, ki});
     }
     // Specializations are tried in the order they are made: 1, then up to kSmallTokens tokens
     // (where that tile differs from the next).
