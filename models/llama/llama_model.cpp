@@ -38,12 +38,14 @@ bool is(const SafetensorsTensor &t, DType d) {
 }
 
 // n values of tensor t from element `at` on, in dtype d (Float32 or BFloat16), written to dst.
-void convert(const SafetensorsTensor &t, size_t at, size_t n, DType d, void *dst) {
+// `wide` holds the values as float32 on their way to BFloat16 (resized as needed: a caller that
+// converts row after row passes the same one).
+void convert(const SafetensorsTensor &t, size_t at, size_t n, DType d, void *dst, std::vector<float> &wide) {
     const size_t out_size = d == DType::Float32 ? 4 : 2;
     const size_t in_size = t.dtype == SafetensorsDType::F32 ? 4 : 2;
     const uint8_t *src = t.data + at * in_size;
     if (is(t, d)) return void(std::memcpy(dst, src, n * out_size));
-    std::vector<float> wide(d == DType::Float32 ? 0 : n);
+    if (d == DType::BFloat16 && wide.size() < n) wide.resize(n);
     float *f = d == DType::Float32 ? static_cast<float *>(dst) : wide.data();
     switch (t.dtype) {
     case SafetensorsDType::F32: std::memcpy(f, src, n * 4); break;
@@ -58,9 +60,10 @@ void convert(const SafetensorsTensor &t, size_t at, size_t n, DType d, void *dst
 void convert_rows(const std::vector<const SafetensorsTensor *> &tensors, DType d, Array &out) {
     const size_t size = d == DType::Float32 ? 4 : 2;
     size_t at = 0;
+    std::vector<float> wide;
     for (const SafetensorsTensor *t : tensors) {
         const size_t n = static_cast<size_t>(t->numel());
-        convert(*t, 0, n, d, static_cast<uint8_t *>(out.ref().data) + at * size);
+        convert(*t, 0, n, d, static_cast<uint8_t *>(out.ref().data) + at * size, wide);
         at += n;
     }
 }
@@ -134,6 +137,7 @@ template <typename T>
 void pack_rows(const std::vector<const SafetensorsTensor *> &tensors, DType d, int64_t N, int64_t K, T *out) {
     constexpr int64_t R = kLlamaPanelRows;
     std::vector<T> converted(size_t(R * K));
+    std::vector<float> wide;
     const T *rows[R];
     size_t tensor = 0;
     int64_t first = 0;   // the stacked row at which tensors[tensor] starts
@@ -145,7 +149,7 @@ void pack_rows(const std::vector<const SafetensorsTensor *> &tensors, DType d, i
             if (is(t, d) && reinterpret_cast<uintptr_t>(t.data) % alignof(T) == 0) {   // the file's offsets may be odd
                 rows[i] = reinterpret_cast<const T *>(t.data) + (r - first) * K;
             } else {
-                convert(t, size_t((r - first) * K), size_t(K), d, converted.data() + i * K);
+                convert(t, size_t((r - first) * K), size_t(K), d, converted.data() + i * K, wide);
                 rows[i] = converted.data() + i * K;
             }
         }
