@@ -37,7 +37,8 @@ struct LlamaLoadProgress {
 };
 
 struct LlamaModelOptions {
-    int64_t context = 0;            // positions the cache holds; 0: max_position_embeddings
+    // Positions the cache holds; 0: max_position_embeddings. ConfigError past that.
+    int64_t context = 0;
     // The weights' dtype in the kernels: Float32 or BFloat16; none: BFloat16 when every tensor of
     // the checkpoint is BF16, else Float32. A tensor of another dtype is converted at load.
     std::optional<DType> weights;

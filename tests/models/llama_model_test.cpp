@@ -416,6 +416,12 @@ TEST(LlamaModel, ANanInAWeightPropagatesAsInTheReference) {
     }
 }
 
+TEST(LlamaModel, RejectsAContextPastTheConfigsPositions) {
+    Tiny m(halogen::llama_preset("tiny"), SafetensorsDType::F32, 5);   // max_position_embeddings 1024
+    halogen::testing::expect_one_line_error<halogen::ConfigError>([&] { LlamaModel model(m.weights, {1025}); }, "llama model",
+                                                                  {"context of 1025", "max_position_embeddings (1024)"});
+}
+
 TEST(LlamaModel, RejectsStepsPastTheContext) {
     Tiny m(halogen::llama_preset("tiny"), SafetensorsDType::F32, 5);
     LlamaModel model(m.weights, {8});
