@@ -102,6 +102,7 @@ int llama_bench(const LlamaBenchOptions &o) {
     const int64_t each = int64_t(dtype_size(model.weight_dtype()));
     const LlamaStepCost prefill_cost = llama_step_cost(c, each, o.prompt, 0);
     const LlamaStepCost decode_cost = llama_step_cost(c, each, 1, o.prompt + o.gen / 2);   // the middle step
+    const double decode_bytes = decode_cost.weight_bytes + decode_cost.cache_bytes;
     const double prefill_flops_per_token = prefill_cost.flops / double(o.prompt);
     const double weight_bytes = double(llama_parameter_count(c)) * double(each);
     const double cache_bytes = 2.0 * double(c.num_hidden_layers) * double(model.context()) *
@@ -109,10 +110,11 @@ int llama_bench(const LlamaBenchOptions &o) {
     std::vector<int32_t> prompt(std::size_t(o.prompt));
     for (int64_t i = 0; i < o.prompt; ++i) prompt[std::size_t(i)] = int32_t((1 + 7919 * i) % c.vocab_size);
 
-    fmt::print("model: {}: {} layers, hidden {}, {} weights ({} read per decoded token), prompt {}, gen {}, "
-               "{} repetitions (medians)\n",
+    fmt::print("model: {}: {} layers, hidden {}, {} weights ({} of weights and {} of KV cache read per decoded "
+               "token), prompt {}, gen {}, {} repetitions (medians)\n",
                o.model, c.num_hidden_layers, c.hidden_size, dtype_name(model.weight_dtype()),
-               format_byte_size(uint64_t(decode_cost.weight_bytes)), o.prompt, o.gen, o.repetitions);
+               format_byte_size(uint64_t(decode_cost.weight_bytes)), format_byte_size(uint64_t(decode_cost.cache_bytes)),
+               o.prompt, o.gen, o.repetitions);
     fmt::print("compiled: {} kernels per layer ({}) in {:.1f} s\n", model.layer_kernels(),
                model.panels() ? "weights in panels" : "weights in rows", compile_s);
 
@@ -134,15 +136,15 @@ int llama_bench(const LlamaBenchOptions &o) {
             prefill.push_back(double(o.prompt) / std::chrono::duration<double>(b - a).count());
             decode.push_back(double(o.gen) / std::chrono::duration<double>(e - b).count());
             prefill_ratio.push_back(prefill.back() / (l.flops_per_s / prefill_flops_per_token));
-            decode_ratio.push_back(decode.back() / (l.read_bytes_per_s / decode_cost.weight_bytes));
+            decode_ratio.push_back(decode.back() / (l.read_bytes_per_s / decode_bytes));
         }
         const double pf = median(prefill), dc = median(decode);
         fmt::print("{} thread{}: limits: read {:.1f} GB/s (the weights in place), FMA {:.0f} GFLOP/s\n", t,
                    t == 1 ? "" : "s", median(read) / 1e9, median(fma) / 1e9);
         fmt::print("  prefill {:.1f} tokens/s, {:.0f} GFLOP/s, {:.2f}x its bound\n", pf, pf * prefill_flops_per_token / 1e9,
                    median(prefill_ratio));
-        fmt::print("  decode {:.2f} tokens/s, {:.1f} GB/s of weights, {:.2f}x its bound\n", dc,
-                   dc * decode_cost.weight_bytes / 1e9, median(decode_ratio));
+        fmt::print("  decode {:.2f} tokens/s, {:.1f} GB/s of weights and cache, {:.2f}x its bound\n", dc,
+                   dc * decode_bytes / 1e9, median(decode_ratio));
         runs.push_back({{"threads", t},
                         {"read_bytes_per_s", read},
                         {"fma_flops_per_s", fma},
@@ -170,6 +172,7 @@ int llama_bench(const LlamaBenchOptions &o) {
                                   {"kernels_per_layer", model.layer_kernels()},
                                   {"compile_seconds", compile_s},
                                   {"decode_weight_bytes_per_token", decode_cost.weight_bytes},
+                                  {"decode_cache_bytes_per_token", decode_cost.cache_bytes},
                                   {"prefill_flops_per_token", prefill_flops_per_token},
                                   {"weight_bytes", weight_bytes},
                                   {"kv_cache_bytes", cache_bytes},

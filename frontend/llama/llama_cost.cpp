@@ -15,6 +15,8 @@ LlamaStepCost llama_step_cost(const LlamaConfig &c, int64_t weight_bytes_each, i
     LlamaStepCost cost;
     const double elements = L * (layer + 2 * D) + D + V * D + double(tokens) * D;   // layers, final norm, head, embedding rows
     cost.weight_bytes = elements * double(weight_bytes_each);
+    const double kv_row = double(c.num_key_value_heads) * double(c.head_dim) * sizeof(float);
+    cost.cache_bytes = L * 2.0 * kv_row * double(start + tokens);
     // Keys each token sees: p + 1 for p in [start, start + tokens).
     const double seen = double(tokens) * double(start) + double(tokens) * double(tokens + 1) / 2;
     const double attention = 4.0 * double(c.num_attention_heads) * double(c.head_dim) * seen;

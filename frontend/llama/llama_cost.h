@@ -4,7 +4,8 @@
 //
 // A step of T tokens at positions p0 ... p0+T-1 reads every layer's matrices and norm weights once,
 // the final norm and the head once (the head runs for the last position only), and T rows of the
-// embedding. Its operations are 2 per multiply-add: T x (every layer's matrices) + the head, plus
+// embedding; and every layer's cached keys and values (float32) for the p0 + T positions its last
+// token sees, which at long contexts is a good part of a decoded token's reads. Its operations are 2 per multiply-add: T x (every layer's matrices) + the head, plus
 // attention's q.k and p.v over the positions each token sees, 4 x H x d x (p + 1) per token and
 // layer. Elementwise work (norms, RoPE, SiLU, softmax) is left out: it is O(T x D), not O(T x D^2).
 #pragma once
@@ -17,6 +18,7 @@ namespace halogen {
 
 struct LlamaStepCost {
     double weight_bytes = 0;   // bytes of weights read
+    double cache_bytes = 0;    // bytes of the KV cache read: every layer's keys and values, p0 + T positions
     double flops = 0;          // floating-point operations, 2 per multiply-add
 };
 

@@ -2,7 +2,8 @@
 """`halogen llama bench` on the tiny preset: the table, and a JSON with one entry per thread count
 whose ratios follow from each repetition's rates, the limits measured before it and the step's
 costs counted by hand (the tiny preset: 246240 parameters, of which the embedding table is
-256 x 96; a decoded token reads all but the table, and one of its rows), and medians that are the
+256 x 96; a decoded token reads all but the table, and one of its rows, and the KV cache of the
+positions it sees), and medians that are the
 medians of the repetitions it lists."""
 
 import json
@@ -27,7 +28,9 @@ class LlamaBench(unittest.TestCase):
                                  check=True, capture_output=True, text=True)
             self.assertRegex(run.stdout, r"1 thread: limits: read [0-9.]+ GB/s \(the weights in place\), FMA [0-9]+ GFLOP/s\n"
                                          r"  prefill [0-9.]+ tokens/s, [0-9]+ GFLOP/s, [0-9.]+x its bound")
-            self.assertRegex(run.stdout, r"2 threads: limits: [^\n]*\n  prefill [^\n]*\n  decode [0-9.]+ tokens/s")
+            self.assertRegex(run.stdout, r"2 threads: limits: [^\n]*\n  prefill [^\n]*\n  decode [0-9.]+ tokens/s, "
+                                         r"[0-9.]+ GB/s of weights and cache, [0-9.]+x its bound")
+            self.assertRegex(run.stdout, r"\(887 kB of weights and 3.58 kB of KV cache read per decoded token\)")
             self.assertRegex(run.stdout, r"compiled: 5 kernels per layer \(weights in rows\) in [0-9.]+ s\n")
             self.assertRegex(run.stdout, r"peak resident memory: ")
             with open(out) as f:
@@ -35,6 +38,10 @@ class LlamaBench(unittest.TestCase):
         self.assertEqual(j["kernels_per_layer"], 5)
         self.assertEqual(j["layout"], "rows")   # the tiny preset's heads of 16 keep rows
         self.assertEqual(j["decode_weight_bytes_per_token"], (246240 - 256 * 96 + 96) * 4)
+        # The middle decoded token (position 5 + 3 // 2 = 6) sees 7 positions: 2 layers x keys and
+        # values x 2 KV heads x 16 floats each.
+        self.assertEqual(j["decode_cache_bytes_per_token"], 2 * 2 * 2 * 16 * 4 * 7)
+        decode_bytes = j["decode_weight_bytes_per_token"] + j["decode_cache_bytes_per_token"]
         self.assertEqual(j["weight_bytes"], 246240 * 4)
         # 2 layers x (2 x 98304 per token for the matrices) + the head once (2 x 256 x 96) over 5
         # tokens, + attention: 4 x 6 heads x 16 x (1 + 2 + 3 + 4 + 5) keys per layer.
@@ -47,7 +54,7 @@ class LlamaBench(unittest.TestCase):
                 self.assertTrue(all(v > 0 for v in r[key]), key)
             for k in range(3):   # each repetition against its own limits
                 self.assertAlmostEqual(r["decode_ratio_to_bound"][k], r["decode_tokens_per_s"][k] /
-                                       (r["read_bytes_per_s"][k] / j["decode_weight_bytes_per_token"]))
+                                       (r["read_bytes_per_s"][k] / decode_bytes))
                 self.assertAlmostEqual(r["prefill_ratio_to_bound"][k], r["prefill_tokens_per_s"][k] /
                                        (r["fma_flops_per_s"][k] / j["prefill_flops_per_token"]))
             self.assertEqual(r["decode_ratio_median"], statistics.median(r["decode_ratio_to_bound"]))

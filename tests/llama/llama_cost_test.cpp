@@ -20,6 +20,10 @@ TEST(LlamaCost, CountsTheTinyPresetByHand) {
     const halogen::LlamaStepCost three = halogen::llama_step_cost(c, 4, 3, 2);
     EXPECT_DOUBLE_EQ(three.flops, 2 * (2.0 * 3 * 98304 + 4 * 6 * 16 * 12) + 2.0 * 256 * 96);
     EXPECT_DOUBLE_EQ(three.weight_bytes, one.weight_bytes + 2 * 96 * 4);   // two more embedding rows
+    // The cache: 2 layers x keys and values x 2 KV heads x 16 floats, at the 1 and the 5 positions
+    // the last token sees.
+    EXPECT_DOUBLE_EQ(one.cache_bytes, 2 * 2 * 2 * 16 * 4 * 1.0);
+    EXPECT_DOUBLE_EQ(three.cache_bytes, 2 * 2 * 2 * 16 * 4 * 5.0);
 }
 
 }  // namespace
