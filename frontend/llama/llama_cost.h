@@ -1,13 +1,16 @@
-// What one forward step of a llama model costs, counted from its config: the weight bytes it
-// reads and the floating-point operations it does. `halogen llama bench` divides them by the
-// machine's limits for the step's bounds: decode by the read bandwidth, prefill by the FMA peak.
+// What one forward step of a llama model costs, counted from its config: the weight bytes and KV
+// cache bytes it reads and the floating-point operations it does. `halogen llama bench`
+// divides them by the machine's limits for the step's bounds: decode by the read bandwidth,
+// prefill by the FMA peak.
 //
 // A step of T tokens at positions p0 ... p0+T-1 reads every layer's matrices and norm weights once,
 // the final norm and the head once (the head runs for the last position only), and T rows of the
 // embedding; and every layer's cached keys and values (float32) for the p0 + T positions its last
-// token sees, which at long contexts is a good part of a decoded token's reads. Its operations are 2 per multiply-add: T x (every layer's matrices) + the head, plus
-// attention's q.k and p.v over the positions each token sees, 4 x H x d x (p + 1) per token and
-// layer. Elementwise work (norms, RoPE, SiLU, softmax) is left out: it is O(T x D), not O(T x D^2).
+// token sees, at long contexts a good part of a decoded token's reads. Its operations are 2 per
+// multiply-add: T x (every layer's matrices) + the head, plus attention's q.k and p.v over the
+// positions each token sees, 4 x H x d x (p + 1) per token and layer. Elementwise work is left
+// out: norms, RoPE and SiLU are O(T x D), not O(T x D^2), and the softmax's exp is one per score
+// (H x (p + 1) per token and layer, a d-th of q.k's operations, though not an FMA).
 #pragma once
 
 #include <cstdint>

@@ -213,8 +213,8 @@ LlamaModel::LlamaModel(const LlamaWeights &w, const LlamaModelOptions &options) 
     }
     s.context = options.context > 0 ? options.context : w.config.max_position_embeddings;
     const LlamaConfig &c = s.config;
-    // Positions past the config's are positions the model was not made for (RoPE's scaling is
-    // set for them), and a cache for them is memory nobody asked the checkpoint about.
+    // max_position_embeddings is as far as the checkpoint's positions go: a longer context is
+    // refused, not run past them (and a cache for it not allocated).
     if (s.context > c.max_position_embeddings) {
         throw ConfigError(fmt::format("llama model: a context of {} positions is past the config's max_position_embeddings ({})",
                                       s.context, c.max_position_embeddings));
