@@ -105,8 +105,7 @@ int llama_bench(const LlamaBenchOptions &o) {
     const double decode_bytes = decode_cost.weight_bytes + decode_cost.cache_bytes;
     const double prefill_flops_per_token = prefill_cost.flops / double(o.prompt);
     const double weight_bytes = double(llama_parameter_count(c)) * double(each);
-    const double cache_bytes = 2.0 * double(c.num_hidden_layers) * double(model.context()) *
-                               double(c.num_key_value_heads * c.head_dim) * sizeof(float);
+    const double cache_bytes = llama_step_cost(c, each, model.context(), 0).cache_bytes;   // the whole cache
     std::vector<int32_t> prompt(std::size_t(o.prompt));
     for (int64_t i = 0; i < o.prompt; ++i) prompt[std::size_t(i)] = int32_t((1 + 7919 * i) % c.vocab_size);
 
