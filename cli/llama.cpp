@@ -98,6 +98,12 @@ LlamaCommands::LlamaCommands(CLI::App &app) {
                                                "rows (as stored), or auto (panels when the config fits them)")
         ->check(CLI::IsMember({"auto", "panels", "rows"}))
         ->default_val("auto");
+    generate_->add_option("--decode-attention", decode_attention_,
+                          "the attention schedule of one-token steps: fused (a task per KV head), decode (the keys "
+                          "split across the threads), or auto (decode where it is faster: fewer KV heads than "
+                          "threads and a long cache)")
+        ->check(CLI::IsMember({"auto", "fused", "decode"}))
+        ->default_val("auto");
     generate_->add_option("--context", context_, "positions the KV cache holds (default: the prompt plus --max-new)")
         ->check(CLI::PositiveNumber);
 
@@ -119,6 +125,9 @@ LlamaCommands::LlamaCommands(CLI::App &app) {
         ->default_val("auto");
     bench_->add_option("--layout", b.layout, "the projections' weights in the kernels, as for generate")
         ->check(CLI::IsMember({"auto", "panels", "rows"}))
+        ->default_val("auto");
+    bench_->add_option("--decode-attention", b.decode_attention, "the attention schedule of one-token steps, as for generate")
+        ->check(CLI::IsMember({"auto", "fused", "decode"}))
         ->default_val("auto");
     bench_->add_option("--json", b.json, "also write the numbers to this file");
 }
@@ -205,6 +214,7 @@ int LlamaCommands::generate() const {
     options.context = context_ > 0 ? context_ : int64_t(ids_.size()) + std::max<int64_t>(max_new_, 1);
     if (load_dtype_ != "auto") options.weights = load_dtype_ == "bf16" ? DType::BFloat16 : DType::Float32;
     if (layout_ != "auto") options.panels = layout_ == "panels";
+    if (decode_attention_ != "auto") options.decode_attention = decode_attention_ == "decode";
     options.progress = load_progress("llama generate");
 
     const auto t0 = Clock::now();

@@ -32,7 +32,8 @@ private:
 
     CLI::App *llama_ = nullptr, *init_ = nullptr, *info_ = nullptr, *generate_ = nullptr, *bench_ = nullptr;
     LlamaBenchOptions bench_options_;
-    std::string preset_, config_, out_, dtype_ = "f32", max_shard_size_, model_, load_dtype_ = "auto", layout_ = "auto";
+    std::string preset_, config_, out_, dtype_ = "f32", max_shard_size_, model_, load_dtype_ = "auto", layout_ = "auto",
+                decode_attention_ = "auto";
     uint64_t seed_ = 0;
     std::vector<int32_t> ids_;
     int64_t max_new_ = 32, context_ = 0;

@@ -94,6 +94,7 @@ int llama_bench(const LlamaBenchOptions &o) {
     options.context = o.prompt + o.gen;
     if (o.dtype != "auto") options.weights = o.dtype == "bf16" ? DType::BFloat16 : DType::Float32;
     if (o.layout != "auto") options.panels = o.layout == "panels";
+    if (o.decode_attention != "auto") options.decode_attention = o.decode_attention == "decode";
     options.progress = load_progress("llama bench");
     const auto t0 = Clock::now();
     LlamaModel model(w, options);
@@ -121,6 +122,7 @@ int llama_bench(const LlamaBenchOptions &o) {
     for (const int t : o.threads) {
         set_kernel_threads(t);
         std::vector<float> logits = model.prefill(prompt);   // touches every weight page once
+        const std::string attention(model.attention_schedule(1));   // the first decode step's
         // Per repetition: the limits, a prefill, `gen` decode steps; each rate against its own bounds.
         std::vector<double> read, fma, prefill, decode, prefill_ratio, decode_ratio;
         for (int r = 0; r < o.repetitions; ++r) {
@@ -142,8 +144,8 @@ int llama_bench(const LlamaBenchOptions &o) {
                    t == 1 ? "" : "s", median(read) / 1e9, median(fma) / 1e9);
         fmt::print("  prefill {:.1f} tokens/s, {:.0f} GFLOP/s, {:.2f}x its bound\n", pf, pf * prefill_flops_per_token / 1e9,
                    median(prefill_ratio));
-        fmt::print("  decode {:.2f} tokens/s, {:.1f} GB/s of weights and cache, {:.2f}x its bound\n", dc,
-                   dc * decode_bytes / 1e9, median(decode_ratio));
+        fmt::print("  decode {:.2f} tokens/s, {:.1f} GB/s of weights and cache, {:.2f}x its bound (attention: {})\n", dc,
+                   dc * decode_bytes / 1e9, median(decode_ratio), attention);
         runs.push_back({{"threads", t},
                         {"read_bytes_per_s", read},
                         {"fma_flops_per_s", fma},
@@ -152,7 +154,8 @@ int llama_bench(const LlamaBenchOptions &o) {
                         {"prefill_ratio_to_bound", prefill_ratio},
                         {"decode_ratio_to_bound", decode_ratio},
                         {"prefill_ratio_median", median(prefill_ratio)},
-                        {"decode_ratio_median", median(decode_ratio)}});
+                        {"decode_ratio_median", median(decode_ratio)},
+                        {"decode_attention", attention}});
     }
     const double resident = peak_resident_bytes();
     fmt::print("peak resident memory: {}, {:.2f}x the weights and the KV cache ({} + {})\n",

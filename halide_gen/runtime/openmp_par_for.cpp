@@ -25,4 +25,6 @@ int openmp_do_par_for(void *user_context, halide_task_t task, int min, int size,
 
 void set_kernel_threads(int threads) { omp_set_num_threads(threads); }
 
+int kernel_threads() { return omp_get_max_threads(); }
+
 }  // namespace halogen

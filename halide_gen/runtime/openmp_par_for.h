@@ -25,5 +25,7 @@ int openmp_do_par_for(void *user_context, halide_task_t task, int min, int size,
 // How many threads the kernels' parallel loops use, AOT and JIT (omp_set_num_threads). Without a call:
 // OMP_NUM_THREADS, or one per core.
 void set_kernel_threads(int threads);
+// How many threads the kernels' next parallel loop will use (omp_get_max_threads).
+int kernel_threads();
 
 }  // namespace halogen

@@ -1,5 +1,6 @@
-// The compiled llama model (llama_model.h): weights prepared once, three programs compiled once,
-// each step's buffers bound by name and the parts run in order.
+// The compiled llama model (llama_model.h): weights prepared once, three programs compiled once
+// (four with the one-token steps' layer program), each step's buffers bound by name and the parts
+// run in order.
 #include "models/llama/llama_model.h"
 
 #include <fmt/format.h>
@@ -9,13 +10,16 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <tuple>
 
 #include "frontend/errors.h"
 #include "frontend/formats/bfloat16.h"
 #include "frontend/llama/llama_graph.h"
 #include "frontend/llama/llama_rope.h"
 #include "halide_gen/compiler/program.h"
+#include "halide_gen/runtime/openmp_par_for.h"
 #include "models/llama/llama_recipe.h"
+#include "schedules/attention/attention.h"
 
 namespace halogen {
 
@@ -195,6 +199,8 @@ struct LlamaModel::State {
     bool panels = false;                                        // the projections' weights packed in panels
     int64_t context = 0, position = 0;
     std::unique_ptr<Program> embed, layer, head;
+    std::unique_ptr<Program> layer_decode;                      // the layer with `decode` attention, or none
+    std::optional<bool> decode_attention;                       // LlamaModelOptions::decode_attention
 
     std::map<std::string, Weight> globals;                      // by the parts' input names
     std::vector<std::map<std::string, Weight>> layers;         // per layer, by the layer part's input names
@@ -237,12 +243,17 @@ LlamaModel::LlamaModel(const LlamaWeights &w, const LlamaModelOptions &options) 
         const std::lock_guard<std::mutex> lock(reporting);
         options.progress(p);
     };
+    s.decode_attention = options.decode_attention;
+    const bool layer_decode = options.decode_attention.value_or(
+        attention::decode_is_faster(1, s.context, c.num_key_value_heads, kernel_threads()));
     std::future<void> compiling = std::async(std::launch::async, [&] {
-        const Recipe recipe = llama_recipe();
+        std::vector<std::tuple<std::unique_ptr<Program> *, const Graph *, Recipe>> programs = {
+            {&s.embed, &parts.embed, llama_recipe()}, {&s.layer, &parts.layer, llama_recipe()}, {&s.head, &parts.head, llama_recipe()}};
+        if (layer_decode) programs.emplace_back(&s.layer_decode, &parts.layer, llama_recipe(true));
         int compiled = 0;
-        for (auto [program, graph] : {std::pair{&s.embed, &parts.embed}, {&s.layer, &parts.layer}, {&s.head, &parts.head}}) {
+        for (const auto &[program, graph, recipe] : programs) {
             *program = std::make_unique<Program>(*graph, recipe);
-            report({"compile", uint64_t(++compiled), 3});
+            report({"compile", uint64_t(++compiled), uint64_t(programs.size())});
         }
     });
 
@@ -316,11 +327,12 @@ std::vector<float> LlamaModel::step(const std::vector<int32_t> &ids) {
     BufferRef cos{s.cos.data() + p0 * half, DType::Float32, {T, half}};
     BufferRef sin{s.sin.data() + p0 * half, DType::Float32, {T, half}};
     const Bindings positions{{"S", S}};   // the caches hold the context; the step reads S positions
+    const Program &layer_program = attention_schedule(T) == "decode" ? *s.layer_decode : *s.layer;
     for (int64_t i = 0; i < c.num_hidden_layers; ++i) {
         BufferRefs layer{{"hidden", rows(*x, T)}, {"rope_cos", cos}, {"rope_sin", sin},
                          {"k_cache", s.k_cache[i].ref()}, {"v_cache", s.v_cache[i].ref()}};
         for (const auto &[name, w] : s.layers[i]) layer[name] = w.ref;
-        s.layer->run(layer, {rows(*y, T), rows(s.qkv, T)}, positions);
+        layer_program.run(layer, {rows(*y, T), rows(s.qkv, T)}, positions);
         // The step's keys and values, heads [H, H + G) and [H + G, H + 2G) of each qkv row, go to
         // positions p0 ... p0+T-1 of each KV head.
         const float *qkv = s.qkv.data<float>();
@@ -365,5 +377,13 @@ bool LlamaModel::panels() const { return s_->panels; }
 int LlamaModel::embed_kernels() const { return s_->embed->kernel_count(); }
 int LlamaModel::layer_kernels() const { return s_->layer->kernel_count(); }
 int LlamaModel::head_kernels() const { return s_->head->kernel_count(); }
+
+std::string_view LlamaModel::attention_schedule(int64_t T) const {
+    const State &s = *s_;
+    if (!s.layer_decode || T != 1) return "fused";
+    const bool decode = s.decode_attention.value_or(
+        attention::decode_is_faster(T, s.position + T, s.config.num_key_value_heads, kernel_threads()));
+    return decode ? "decode" : "fused";
+}
 
 }  // namespace halogen

@@ -1,6 +1,7 @@
 // The compiled llama model: the step's parts (frontend/llama/llama_graph.h: the embedding, one
 // decoder layer, the head) each grouped into kernels and compiled once by the JIT
-// (halide_gen/compiler/program.h), then run over a bound checkpoint. Every layer runs the one
+// (halide_gen/compiler/program.h), then run over a bound checkpoint; where one-token steps gain
+// from splitting attention's keys across the threads, the layer a second time for them. Every layer runs the one
 // layer program with its own weights; the KV cache is preallocated for the context, head-major
 // [G, context, d] per layer, and a step's kernels read each head's first S positions in place.
 //
@@ -29,8 +30,9 @@
 namespace halogen {
 
 // Where the model's constructor stands, for a progress display: stage "compile" counts the
-// programs compiled (of 3), stage "weights" the bytes of the checkpoint's tensors made ready so
-// far (copied, converted, or read into memory where they stay in the mapping).
+// programs compiled (of 3, or 4 with the one-token steps' own layer program), stage "weights" the
+// bytes of the checkpoint's tensors made ready so far (copied, converted, or read into memory
+// where they stay in the mapping).
 struct LlamaLoadProgress {
     std::string_view stage;
     uint64_t done = 0, total = 0;
@@ -50,6 +52,14 @@ struct LlamaModelOptions {
     // down_block is asked for. ConfigError when asked for on a config that does not fit them, or
     // together with a down_block.
     std::optional<bool> panels;
+    // Which schedule of the attention family a one-token step's attention runs. `fused` has a task
+    // per KV head, as in every other step; `decode` splits the keys across the threads, in a
+    // layer program of its own (compiled with the others, a fourth program). none: that program
+    // is compiled when the threads at construction (kernel_threads) exceed the KV heads and the
+    // context reaches attention::kDecodeMinPositions, and a one-token step runs it when
+    // attention::decode_is_faster says so for the threads of that step; true: every one-token
+    // step runs it; false: none does.
+    std::optional<bool> decode_attention;
     // Called after each program compiled and each weight read, from one thread at a time (the
     // programs compile on a thread of their own while the weights are read, so the two kinds
     // interleave); none: no reports.
@@ -65,7 +75,7 @@ int64_t llama_down_block(const LlamaConfig &c);
 
 class LlamaModel {
 public:
-    // Compiles the three programs (seconds) and prepares the weights, reading each one once (a
+    // Compiles the programs (seconds) and prepares the weights, reading each one once (a
     // weight kept in the mapping has its pages read in, so the first step does not wait on the
     // file; not an untied embedding table, which steps only gather rows from). `w` and its checkpoint must outlive the model: weights kept as they are point into
     // the mapping.
@@ -92,6 +102,9 @@ public:
     int embed_kernels() const;
     int layer_kernels() const;
     int head_kernels() const;
+    // The attention family's schedule ("fused" or "decode") that a step of T ids would run now, at
+    // position() and with the kernels' current threads (LlamaModelOptions::decode_attention).
+    std::string_view attention_schedule(int64_t T) const;
 
 private:
     struct State;

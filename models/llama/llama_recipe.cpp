@@ -7,16 +7,18 @@
 
 namespace halogen {
 
-Recipe llama_recipe() {
+Recipe llama_recipe(bool decode_attention) {
     Recipe r;
     r.name = "llama";
     r.rewrite_one_hot = true;
     // The matmul schedule computes whole register tiles at the edges, reading rows past the end
     // clamped (Recipe::clamp_inputs); every other schedule reads the same values either way.
     r.clamp_inputs = true;
-    r.schedule = [](LoweredGraph &lg, const Halide::Target &target) {
+    r.schedule = [decode_attention](LoweredGraph &lg, const Halide::Target &target) {
         if (lg.has_func("linear_sum")) return matmuls::projections(lg, target);   // with their prologue and epilogue
-        if (lg.has_func("attn_scores")) return attention::fused(lg, target);   // the attention
+        if (lg.has_func("attn_scores")) {                                         // the attention
+            return decode_attention ? attention::decode(lg, target) : attention::fused(lg, target);
+        }
         apply_schedule(lg, "simd", target);                               // the embedding
     };
     return r;

@@ -3,6 +3,8 @@
 // [G, S, D] (docs/schedules.md says why). The queries sit at the cache's last T positions (p0 = S - T).
 #pragma once
 
+#include <cstdint>
+
 #include "halide_gen/compiler/lower.h"
 #include "schedules/family.h"
 
@@ -14,5 +16,13 @@ Family family();
 void naive(LoweredGraph &lg, const Halide::Target &target);
 void fused(LoweredGraph &lg, const Halide::Target &target);
 void decode(LoweredGraph &lg, const Halide::Target &target);
+
+// Whether `decode` runs a step of T queries over S cache positions and G KV heads faster than
+// `fused` on `threads` threads: one query (a decode step), fewer KV heads than threads (`fused`
+// has a task per KV head, so threads would sit idle), and at least kDecodeMinPositions positions
+// (below them the keys make too few chunks of work for the phases `decode` adds to pay;
+// docs/schedules.md has the measurements).
+constexpr int64_t kDecodeMinPositions = 2048;
+bool decode_is_faster(int64_t T, int64_t S, int64_t G, int threads);
 
 }  // namespace halogen::attention

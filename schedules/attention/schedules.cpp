@@ -341,6 +341,10 @@ void fused(LoweredGraph &lg, const Halide::Target &target) {
     specialize_head_dims(out, head_dim(lg));
 }
 
+bool decode_is_faster(int64_t T, int64_t S, int64_t G, int threads) {
+    return T == 1 && G < threads && S >= kDecodeMinPositions;
+}
+
 void decode(LoweredGraph &lg, const Halide::Target &target) {
     const int width = target.natural_vector_size(Halide::Float(32));
     const std::vector<Halide::Var> &v = lg.vars;

@@ -4,7 +4,7 @@ whose ratios follow from each repetition's rates, the limits measured before it 
 costs counted by hand (the tiny preset: 246240 parameters, of which the embedding table is
 256 x 96; a decoded token reads all but the table, and one of its rows, and the KV cache of the
 positions it sees), and medians that are the
-medians of the repetitions it lists."""
+medians of the repetitions it lists; the attention schedule its decode steps ran."""
 
 import json
 import os
@@ -29,7 +29,7 @@ class LlamaBench(unittest.TestCase):
             self.assertRegex(run.stdout, r"1 thread: limits: read [0-9.]+ GB/s \(the weights in place\), FMA [0-9]+ GFLOP/s\n"
                                          r"  prefill [0-9.]+ tokens/s, [0-9]+ GFLOP/s, [0-9.]+x its bound")
             self.assertRegex(run.stdout, r"2 threads: limits: [^\n]*\n  prefill [^\n]*\n  decode [0-9.]+ tokens/s, "
-                                         r"[0-9.]+ GB/s of weights and cache, [0-9.]+x its bound")
+                                         r"[0-9.]+ GB/s of weights and cache, [0-9.]+x its bound \(attention: fused\)")
             self.assertRegex(run.stdout, r"\(887 kB of weights and 3.58 kB of KV cache read per decoded token\)")
             self.assertRegex(run.stdout, r"compiled: 5 kernels per layer \(weights in rows\) in [0-9.]+ s\n")
             self.assertRegex(run.stdout, r"peak resident memory: ")
@@ -59,6 +59,21 @@ class LlamaBench(unittest.TestCase):
                                        (r["fma_flops_per_s"][k] / j["prefill_flops_per_token"]))
             self.assertEqual(r["decode_ratio_median"], statistics.median(r["decode_ratio_to_bound"]))
             self.assertEqual(r["prefill_ratio_median"], statistics.median(r["prefill_ratio_to_bound"]))
+            # Two KV heads, a context of 8: the one-token steps keep the fused attention.
+            self.assertEqual(r["decode_attention"], "fused")
+
+    def test_decode_attention_asked_for(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            model = os.path.join(tmp, "tiny")
+            subprocess.run([HALOGEN, "llama", "init", "--preset", "tiny", "--out", model], check=True,
+                           capture_output=True)
+            out = os.path.join(tmp, "bench.json")
+            subprocess.run([HALOGEN, "llama", "bench", "--model", model, "--prompt", "5", "--gen", "2",
+                            "--threads", "2", "--repetitions", "1", "--decode-attention", "decode", "--json", out],
+                           check=True, capture_output=True, text=True)
+            with open(out) as f:
+                j = json.load(f)
+        self.assertEqual([r["decode_attention"] for r in j["runs"]], ["decode"])
 
     def test_bad_thread_count_is_one_line(self):
         run = subprocess.run([HALOGEN, "llama", "bench", "--model", "nowhere", "--threads", "0"],

@@ -24,8 +24,10 @@
 #include "halide_gen/compiler/pipeline.h"
 #include "halide_gen/compiler/program.h"
 #include "halide_gen/compiler/types.h"
+#include "halide_gen/runtime/openmp_par_for.h"
 #include "models/llama/llama_model.h"
 #include "models/llama/llama_recipe.h"
+#include "schedules/attention/attention.h"
 #include "tests/llama/llama_test_support.h"
 #include "tests/support/expect_error.h"
 
@@ -84,14 +86,14 @@ INSTANTIATE_TEST_SUITE_P(Weights, LlamaLayouts,
 
 // The tiny model's layer part as the model's Program builds it (grouped, lowered, scheduled by the
 // llama recipe) but not compiled: its loop nests are all a structure test reads.
-halogen::Pipeline layer_pipeline(int64_t down_block = 0, bool panels = false) {
+halogen::Pipeline layer_pipeline(int64_t down_block = 0, bool panels = false, bool decode_attention = false) {
     const halogen::LlamaConfig c = panels ? tiny_panels() : halogen::llama_preset("tiny");
     const halogen::Graph g = halogen::build_llama_parts(c, DType::Float32, down_block, panels).layer;
     halogen::PipelineInputs in;
     for (const halogen::Node *n : g.inputs())
         in.buffers.emplace(n->name, Halide::ImageParam(halogen::halide_type(n->dtype), int(n->shape.size()), n->name));
     for (const std::string &s : halogen::scalar_dims(g)) in.scalar_dims.emplace(s, Halide::Param<int32_t>(s));
-    return halogen::build_pipeline(g, halogen::llama_recipe(), in, halogen::host_target());
+    return halogen::build_pipeline(g, halogen::llama_recipe(decode_attention), in, halogen::host_target());
 }
 
 TEST_P(LlamaLayouts, MatchesTheReferenceInPrefillStepsAndDecode) {
@@ -354,6 +356,94 @@ TEST(LlamaModel, AttentionKernelRunsTheFusedSchedule) {
         EXPECT_LT(task_at, scores_at) << nest.stmt;
     }
     EXPECT_EQ(attention, 1);
+}
+
+// The layer program of one-token steps (LlamaModelOptions::decode_attention) runs the attention
+// family's decode schedule: the scores computed at the root, parallel over chunks of keys, and no
+// task per KV head.
+TEST(LlamaModel, DecodeAttentionKernelSplitsTheKeys) {
+    const halogen::Pipeline layer = layer_pipeline(0, false, true);
+    int attention = 0;
+    for (const halogen::LoweredGraph &lg : layer.lowered) {
+        if (!lg.has_func("attn_scores")) continue;
+        ++attention;
+        const halogen::LoopNest nest = halogen::loop_nest(lg);
+        const std::string scores = lg.func("attn_scores").name();
+        EXPECT_TRUE(has_loop(nest, {scores + ".s1.", ".s_chunk:parallel"})) << nest.stmt;
+        EXPECT_FALSE(has_loop(nest, {lg.out.name() + ".s0.", ".task:"})) << nest.stmt;
+    }
+    EXPECT_EQ(attention, 1);
+}
+
+// Sets the kernels' threads for one scope.
+struct KernelThreads {
+    int before = halogen::kernel_threads();
+    explicit KernelThreads(int n) { halogen::set_kernel_threads(n); }
+    ~KernelThreads() { halogen::set_kernel_threads(before); }
+};
+
+// One-token steps through the decode attention, asked for, on one KV head: the same logits as the
+// reference and as a longer prefill; steps of more ids keep the fused one.
+TEST(LlamaModel, DecodeAttentionMatchesTheReference) {
+    const KernelThreads threads(2);
+    Tiny m(tiny_panels(), SafetensorsDType::F32, 5);
+    LlamaReference ref(m.weights, {64});
+    halogen::LlamaModelOptions options;
+    options.context = 64;
+    options.decode_attention = true;
+    LlamaModel model(m.weights, options);
+    EXPECT_EQ(model.attention_schedule(1), "decode");
+    EXPECT_EQ(model.attention_schedule(3), "fused");
+    std::vector<int32_t> ids = kPrompt;
+    EXPECT_LE(max_diff(model.prefill(ids), ref.prefill(ids)), 1e-4);
+    std::vector<float> decoded;
+    for (int32_t id : {77, 3, 250}) {
+        decoded = model.decode(id);
+        EXPECT_LE(max_diff(decoded, ref.decode(id)), 1e-4) << "id " << id;
+        ids.push_back(id);
+    }
+    EXPECT_LE(max_diff(decoded, model.prefill(ids)), 1e-5);
+}
+
+// By default the one-token program is compiled where it can win (more threads than KV heads at
+// construction, a context of kDecodeMinPositions or more), and a step runs it where
+// attention::decode_is_faster says so for that step: from kDecodeMinPositions positions on, with
+// more threads than KV heads.
+TEST(LlamaModel, DecodeAttentionWhereItIsFaster) {
+    const KernelThreads threads(2);
+    halogen::LlamaConfig c = tiny_panels();   // one KV head
+    c.max_position_embeddings = 4096;
+    Tiny m(c, SafetensorsDType::F32, 7);
+    const int64_t S = halogen::attention::kDecodeMinPositions;
+    std::vector<int32_t> prompt(size_t(S - 1));
+    for (size_t i = 0; i < prompt.size(); ++i) prompt[i] = int32_t((7 * i + 1) % 256);
+
+    uint64_t programs = 0;
+    halogen::LlamaModelOptions options;
+    options.context = S + 4;
+    options.progress = [&](const halogen::LlamaLoadProgress &p) {
+        if (p.stage == "compile") programs = p.total;
+    };
+    LlamaModel model(m.weights, options);
+    EXPECT_EQ(programs, 4u);
+    EXPECT_EQ(model.attention_schedule(1), "fused");   // one position
+    options.decode_attention = false;
+    LlamaModel fused(m.weights, options);
+    EXPECT_EQ(programs, 3u);
+
+    EXPECT_LE(max_diff(model.prefill(prompt), fused.prefill(prompt)), 1e-5);
+    EXPECT_EQ(model.attention_schedule(1), "decode");   // the step's S = kDecodeMinPositions
+    EXPECT_EQ(fused.attention_schedule(1), "fused");
+    {
+        const KernelThreads one(1);   // no more threads than KV heads
+        EXPECT_EQ(model.attention_schedule(1), "fused");
+    }
+    EXPECT_LE(max_diff(model.decode(9), fused.decode(9)), 1e-5);
+
+    options.decode_attention.reset();
+    const KernelThreads one(1);   // at construction, no more threads than KV heads: not compiled
+    LlamaModel one_thread(m.weights, options);
+    EXPECT_EQ(programs, 3u);
 }
 
 // One token takes a path of its own in each projection (the sum's specialization, rfactored
