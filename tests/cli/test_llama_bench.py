@@ -16,25 +16,29 @@ import unittest
 HALOGEN = os.environ.get("HALOGEN_CLI", "halogen")
 
 
+def bench_tiny(*args):
+    """`halogen llama bench` on a fresh tiny model with these arguments: its output and its JSON."""
+    with tempfile.TemporaryDirectory() as tmp:
+        model = os.path.join(tmp, "tiny")
+        subprocess.run([HALOGEN, "llama", "init", "--preset", "tiny", "--out", model], check=True,
+                       capture_output=True)
+        out = os.path.join(tmp, "bench.json")
+        run = subprocess.run([HALOGEN, "llama", "bench", "--model", model, "--json", out, *args],
+                             check=True, capture_output=True, text=True)
+        with open(out) as f:
+            return run, json.load(f)
+
+
 class LlamaBench(unittest.TestCase):
     def test_table_and_json(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            model = os.path.join(tmp, "tiny")
-            subprocess.run([HALOGEN, "llama", "init", "--preset", "tiny", "--out", model], check=True,
-                           capture_output=True)
-            out = os.path.join(tmp, "bench.json")
-            run = subprocess.run([HALOGEN, "llama", "bench", "--model", model, "--prompt", "5", "--gen", "3",
-                                  "--threads", "1,2", "--repetitions", "3", "--json", out],
-                                 check=True, capture_output=True, text=True)
-            self.assertRegex(run.stdout, r"1 thread: limits: read [0-9.]+ GB/s \(the weights in place\), FMA [0-9]+ GFLOP/s\n"
-                                         r"  prefill [0-9.]+ tokens/s, [0-9]+ GFLOP/s, [0-9.]+x its bound")
-            self.assertRegex(run.stdout, r"2 threads: limits: [^\n]*\n  prefill [^\n]*\n  decode [0-9.]+ tokens/s, "
-                                         r"[0-9.]+ GB/s of weights and cache, [0-9.]+x its bound \(attention: fused\)")
-            self.assertRegex(run.stdout, r"\(887 kB of weights and 3.58 kB of KV cache read per decoded token\)")
-            self.assertRegex(run.stdout, r"compiled: 5 kernels per layer \(weights in rows\) in [0-9.]+ s\n")
-            self.assertRegex(run.stdout, r"peak resident memory: ")
-            with open(out) as f:
-                j = json.load(f)
+        run, j = bench_tiny("--prompt", "5", "--gen", "3", "--threads", "1,2", "--repetitions", "3")
+        self.assertRegex(run.stdout, r"1 thread: limits: read [0-9.]+ GB/s \(the weights in place\), FMA [0-9]+ GFLOP/s\n"
+                                     r"  prefill [0-9.]+ tokens/s, [0-9]+ GFLOP/s, [0-9.]+x its bound")
+        self.assertRegex(run.stdout, r"2 threads: limits: [^\n]*\n  prefill [^\n]*\n  decode [0-9.]+ tokens/s, "
+                                     r"[0-9.]+ GB/s of weights and cache, [0-9.]+x its bound \(attention: fused\)")
+        self.assertRegex(run.stdout, r"\(887 kB of weights and 3.58 kB of KV cache read per decoded token\)")
+        self.assertRegex(run.stdout, r"compiled: 5 kernels per layer \(weights in rows\) in [0-9.]+ s\n")
+        self.assertRegex(run.stdout, r"peak resident memory: ")
         self.assertEqual(j["kernels_per_layer"], 5)
         self.assertEqual(j["layout"], "rows")   # the tiny preset's heads of 16 keep rows
         self.assertEqual(j["decode_weight_bytes_per_token"], (246240 - 256 * 96 + 96) * 4)
@@ -63,16 +67,8 @@ class LlamaBench(unittest.TestCase):
             self.assertEqual(r["decode_attention"], "fused")
 
     def test_decode_attention_asked_for(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            model = os.path.join(tmp, "tiny")
-            subprocess.run([HALOGEN, "llama", "init", "--preset", "tiny", "--out", model], check=True,
-                           capture_output=True)
-            out = os.path.join(tmp, "bench.json")
-            subprocess.run([HALOGEN, "llama", "bench", "--model", model, "--prompt", "5", "--gen", "2",
-                            "--threads", "2", "--repetitions", "1", "--decode-attention", "decode", "--json", out],
-                           check=True, capture_output=True, text=True)
-            with open(out) as f:
-                j = json.load(f)
+        _, j = bench_tiny("--prompt", "5", "--gen", "2", "--threads", "2", "--repetitions", "1",
+                          "--decode-attention", "decode")
         self.assertEqual([r["decode_attention"] for r in j["runs"]], ["decode"])
 
     def test_bad_thread_count_is_one_line(self):

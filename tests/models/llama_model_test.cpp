@@ -11,6 +11,7 @@
 #include <limits>
 #include <memory>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -332,30 +333,37 @@ TEST(LlamaModel, ProjectionKernelsOnPanelsRunTheTiledSchedule) {
     EXPECT_EQ(projections, 4);   // qkv, o, gate and up, down
 }
 
+// The layer's one attention kernel (the group that computes attn_scores).
+const halogen::LoweredGraph &attention_kernel(const halogen::Pipeline &layer) {
+    const halogen::LoweredGraph *found = nullptr;
+    for (const halogen::LoweredGraph &lg : layer.lowered) {
+        if (!lg.has_func("attn_scores")) continue;
+        EXPECT_EQ(found, nullptr) << "a second attention kernel";
+        found = &lg;
+    }
+    if (found == nullptr) throw std::runtime_error("the layer has no attention kernel");
+    return *found;
+}
+
 // The attention kernel runs the attention family's fused schedule: a parallel task per KV head and
 // tile of queries, the scores computed inside it, never the whole [T, G, R, S] in memory.
 TEST(LlamaModel, AttentionKernelRunsTheFusedSchedule) {
     const halogen::Pipeline layer = layer_pipeline();
-    int attention = 0;
-    for (const halogen::LoweredGraph &lg : layer.lowered) {
-        if (!lg.has_func("attn_scores")) continue;
-        ++attention;
-        const halogen::LoopNest nest = halogen::loop_nest(lg);
-        const std::string scores = lg.func("attn_scores").name();
-        std::string task;   // the output's loop over (KV head, tile of queries), fused and parallel
-        for (const std::string &loop : nest.loops) {
-            const std::string end = ".task:parallel";
-            if (loop.rfind(lg.out.name() + ".s0.", 0) == 0 && loop.size() > end.size() &&
-                loop.compare(loop.size() - end.size(), end.size(), end) == 0)
-                task = loop.substr(0, loop.size() - std::string(":parallel").size());
-        }
-        ASSERT_NE(task, "") << nest.stmt;
-        // The scores' loops sit inside the task loop.
-        const size_t task_at = nest.stmt.find("parallel (" + task), scores_at = nest.stmt.find("for (" + scores + ".s1.");
-        ASSERT_NE(scores_at, std::string::npos) << nest.stmt;
-        EXPECT_LT(task_at, scores_at) << nest.stmt;
+    const halogen::LoweredGraph &lg = attention_kernel(layer);
+    const halogen::LoopNest nest = halogen::loop_nest(lg);
+    const std::string scores = lg.func("attn_scores").name();
+    std::string task;   // the output's loop over (KV head, tile of queries), fused and parallel
+    for (const std::string &loop : nest.loops) {
+        const std::string end = ".task:parallel";
+        if (loop.rfind(lg.out.name() + ".s0.", 0) == 0 && loop.size() > end.size() &&
+            loop.compare(loop.size() - end.size(), end.size(), end) == 0)
+            task = loop.substr(0, loop.size() - std::string(":parallel").size());
     }
-    EXPECT_EQ(attention, 1);
+    ASSERT_NE(task, "") << nest.stmt;
+    // The scores' loops sit inside the task loop.
+    const size_t task_at = nest.stmt.find("parallel (" + task), scores_at = nest.stmt.find("for (" + scores + ".s1.");
+    ASSERT_NE(scores_at, std::string::npos) << nest.stmt;
+    EXPECT_LT(task_at, scores_at) << nest.stmt;
 }
 
 // The layer program of one-token steps (LlamaModelOptions::decode_attention) runs the attention
@@ -363,16 +371,10 @@ TEST(LlamaModel, AttentionKernelRunsTheFusedSchedule) {
 // task per KV head.
 TEST(LlamaModel, DecodeAttentionKernelSplitsTheKeys) {
     const halogen::Pipeline layer = layer_pipeline(0, false, true);
-    int attention = 0;
-    for (const halogen::LoweredGraph &lg : layer.lowered) {
-        if (!lg.has_func("attn_scores")) continue;
-        ++attention;
-        const halogen::LoopNest nest = halogen::loop_nest(lg);
-        const std::string scores = lg.func("attn_scores").name();
-        EXPECT_TRUE(has_loop(nest, {scores + ".s1.", ".s_chunk:parallel"})) << nest.stmt;
-        EXPECT_FALSE(has_loop(nest, {lg.out.name() + ".s0.", ".task:"})) << nest.stmt;
-    }
-    EXPECT_EQ(attention, 1);
+    const halogen::LoweredGraph &lg = attention_kernel(layer);
+    const halogen::LoopNest nest = halogen::loop_nest(lg);
+    EXPECT_TRUE(has_loop(nest, {lg.func("attn_scores").name() + ".s1.", ".s_chunk:parallel"})) << nest.stmt;
+    EXPECT_FALSE(has_loop(nest, {lg.out.name() + ".s0.", ".task:"})) << nest.stmt;
 }
 
 // Sets the kernels' threads for one scope.
