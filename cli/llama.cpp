@@ -100,8 +100,8 @@ LlamaCommands::LlamaCommands(CLI::App &app) {
         ->default_val("auto");
     generate_->add_option("--decode-attention", decode_attention_,
                           "the attention schedule of one-token steps: fused (a task per KV head), decode (the keys "
-                          "split across the threads), or auto (decode where it is faster: fewer KV heads than "
-                          "threads and a long cache)")
+                          "split across the threads), or auto (decode where it is faster: twice as many threads "
+                          "as KV heads and a long cache)")
         ->check(CLI::IsMember({"auto", "fused", "decode"}))
         ->default_val("auto");
     generate_->add_option("--context", context_, "positions the KV cache holds (default: the prompt plus --max-new)")

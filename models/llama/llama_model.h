@@ -55,8 +55,8 @@ struct LlamaModelOptions {
     // Which schedule of the attention family a one-token step's attention runs. `fused` has a task
     // per KV head, as in every other step; `decode` splits the keys across the threads, in a
     // layer program of its own (compiled with the others, a fourth program). none: that program
-    // is compiled when the threads at construction (kernel_threads) exceed the KV heads and the
-    // context reaches attention::kDecodeMinPositions, and a one-token step runs it when
+    // is compiled when the threads at construction (kernel_threads) are at least twice the KV
+    // heads and the context reaches attention::kDecodeMinPositions, and a one-token step runs it when
     // attention::decode_is_faster says so for the threads of that step; true: every one-token
     // step runs it; false: none does.
     std::optional<bool> decode_attention;

@@ -18,10 +18,11 @@ void fused(LoweredGraph &lg, const Halide::Target &target);
 void decode(LoweredGraph &lg, const Halide::Target &target);
 
 // Whether `decode` runs a step of T queries over S cache positions and G KV heads faster than
-// `fused` on `threads` threads: one query (a decode step), fewer KV heads than threads (`fused`
-// has a task per KV head, so threads would sit idle), and at least kDecodeMinPositions positions
-// (below them the keys make too few chunks of work for the phases `decode` adds to pay;
-// docs/schedules.md has the measurements).
+// `fused` on `threads` threads: one query (a decode step), at least twice as many threads as KV
+// heads (`fused` has a task per KV head, so the other threads sit idle; `decode` keeps them all
+// busy but takes up to 1.6x `fused`'s time per thread), and at least kDecodeMinPositions
+// positions (below them the keys make too few chunks of work for the phases `decode` adds to
+// pay). docs/schedules.md has the measurements.
 constexpr int64_t kDecodeMinPositions = 2048;
 bool decode_is_faster(int64_t T, int64_t S, int64_t G, int threads);
 

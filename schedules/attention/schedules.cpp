@@ -342,7 +342,7 @@ void fused(LoweredGraph &lg, const Halide::Target &target) {
 }
 
 bool decode_is_faster(int64_t T, int64_t S, int64_t G, int threads) {
-    return T == 1 && G < threads && S >= kDecodeMinPositions;
+    return T == 1 && 2 * G <= threads && S >= kDecodeMinPositions;
 }
 
 void decode(LoweredGraph &lg, const Halide::Target &target) {

@@ -407,10 +407,10 @@ TEST(LlamaModel, DecodeAttentionMatchesTheReference) {
     EXPECT_LE(max_diff(decoded, model.prefill(ids)), 1e-5);
 }
 
-// By default the one-token program is compiled where it can win (more threads than KV heads at
-// construction, a context of kDecodeMinPositions or more), and a step runs it where
+// By default the one-token program is compiled where it can win (twice as many threads as KV
+// heads at construction, a context of kDecodeMinPositions or more), and a step runs it where
 // attention::decode_is_faster says so for that step: from kDecodeMinPositions positions on, with
-// more threads than KV heads.
+// twice as many threads as KV heads.
 TEST(LlamaModel, DecodeAttentionWhereItIsFaster) {
     const KernelThreads threads(2);
     halogen::LlamaConfig c = tiny_panels();   // one KV head
@@ -437,13 +437,13 @@ TEST(LlamaModel, DecodeAttentionWhereItIsFaster) {
     EXPECT_EQ(model.attention_schedule(1), "decode");   // the step's S = kDecodeMinPositions
     EXPECT_EQ(fused.attention_schedule(1), "fused");
     {
-        const KernelThreads one(1);   // no more threads than KV heads
+        const KernelThreads one(1);   // as many threads as KV heads
         EXPECT_EQ(model.attention_schedule(1), "fused");
     }
     EXPECT_LE(max_diff(model.decode(9), fused.decode(9)), 1e-5);
 
     options.decode_attention.reset();
-    const KernelThreads one(1);   // at construction, no more threads than KV heads: not compiled
+    const KernelThreads one(1);   // at construction, as many threads as KV heads: not compiled
     LlamaModel one_thread(m.weights, options);
     EXPECT_EQ(programs, 3u);
 }
