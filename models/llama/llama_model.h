@@ -1,9 +1,10 @@
 // The compiled llama model: the step's parts (frontend/llama/llama_graph.h: the embedding, one
 // decoder layer, the head) each grouped into kernels and compiled once by the JIT
 // (halide_gen/compiler/program.h), then run over a bound checkpoint; where one-token steps gain
-// from splitting attention's keys across the threads, the layer a second time for them. Every layer runs the one
-// layer program with its own weights; the KV cache is preallocated for the context, head-major
-// [G, context, d] per layer, and a step's kernels read each head's first S positions in place.
+// from splitting attention's keys across the threads, the layer a second time for them. Every
+// layer runs the one layer program with its own weights; the KV cache is preallocated for the
+// context, head-major [G, context, d] per layer, and a step's kernels read each head's first S
+// positions in place.
 //
 // What the model does itself is bookkeeping, no arithmetic: it stacks each layer's q, k and v
 // weight rows into one [(H + 2G) * d, D] matrix at load (the layer's qkv projection), packs the
@@ -56,9 +57,9 @@ struct LlamaModelOptions {
     // per KV head, as in every other step; `decode` splits the keys across the threads, in a
     // layer program of its own (compiled with the others, a fourth program). none: that program
     // is compiled when the threads at construction (kernel_threads) are at least twice the KV
-    // heads and the context reaches attention::kDecodeMinPositions, and a one-token step runs it when
-    // attention::decode_is_faster says so for the threads of that step; true: every one-token
-    // step runs it; false: none does.
+    // heads and the context reaches attention::kDecodeMinPositions, and a one-token step runs it
+    // when attention::decode_is_faster says so for the threads of that step; true: every
+    // one-token step runs it; false: none does.
     std::optional<bool> decode_attention;
     // Called after each program compiled and each weight read, from one thread at a time (the
     // programs compile on a thread of their own while the weights are read, so the two kinds
