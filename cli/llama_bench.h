@@ -22,7 +22,8 @@ struct LlamaBenchOptions {
     int repetitions = 3;          // prefill + decode runs per thread count; the medians are reported
     std::string dtype = "auto";   // the weights' dtype in the kernels: auto, f32, bf16
     std::string layout = "auto";  // the projections' weights: auto, panels, rows (LlamaModelOptions::panels)
-    std::string decode_attention = "auto";   // one-token steps' attention: auto, fused, decode (LlamaModelOptions::decode_attention)
+    // One-token steps' attention: auto, fused, decode (LlamaModelOptions::decode_attention).
+    std::string decode_attention = "auto";
     std::string json;             // a file for the numbers, or none
 };
 

@@ -248,7 +248,9 @@ LlamaModel::LlamaModel(const LlamaWeights &w, const LlamaModelOptions &options) 
         attention::decode_is_faster(1, s.context, c.num_key_value_heads, kernel_threads()));
     std::future<void> compiling = std::async(std::launch::async, [&] {
         std::vector<std::tuple<std::unique_ptr<Program> *, const Graph *, Recipe>> programs = {
-            {&s.embed, &parts.embed, llama_recipe()}, {&s.layer, &parts.layer, llama_recipe()}, {&s.head, &parts.head, llama_recipe()}};
+            {&s.embed, &parts.embed, llama_recipe()},
+            {&s.layer, &parts.layer, llama_recipe()},
+            {&s.head, &parts.head, llama_recipe()}};
         if (layer_decode) programs.emplace_back(&s.layer_decode, &parts.layer, llama_recipe(true));
         int compiled = 0;
         for (const auto &[program, graph, recipe] : programs) {
