@@ -102,7 +102,7 @@ LlamaCommands::LlamaCommands(CLI::App &app) {
                           "the attention schedule of one-token steps: fused (a task per KV head), decode (the keys "
                           "split across the threads), or auto (decode where it is faster: twice as many threads "
                           "as KV heads and a long cache)")
-        ->check(CLI::IsMember({"auto", "fused", "decode"}))
+        ->check(CLI::IsMember(llama_decode_attention_names()))
         ->default_val("auto");
     generate_->add_option("--context", context_, "positions the KV cache holds (default: the prompt plus --max-new)")
         ->check(CLI::PositiveNumber);
@@ -127,7 +127,7 @@ LlamaCommands::LlamaCommands(CLI::App &app) {
         ->check(CLI::IsMember({"auto", "panels", "rows"}))
         ->default_val("auto");
     bench_->add_option("--decode-attention", b.decode_attention, "the attention schedule of one-token steps, as for generate")
-        ->check(CLI::IsMember({"auto", "fused", "decode"}))
+        ->check(CLI::IsMember(llama_decode_attention_names()))
         ->default_val("auto");
     bench_->add_option("--json", b.json, "also write the numbers to this file");
 }
@@ -214,7 +214,7 @@ int LlamaCommands::generate() const {
     options.context = context_ > 0 ? context_ : int64_t(ids_.size()) + std::max<int64_t>(max_new_, 1);
     if (load_dtype_ != "auto") options.weights = load_dtype_ == "bf16" ? DType::BFloat16 : DType::Float32;
     if (layout_ != "auto") options.panels = layout_ == "panels";
-    if (decode_attention_ != "auto") options.decode_attention = decode_attention_ == "decode";
+    options.decode_attention = llama_decode_attention(decode_attention_);
     options.progress = load_progress("llama generate");
 
     const auto t0 = Clock::now();

@@ -94,7 +94,7 @@ int llama_bench(const LlamaBenchOptions &o) {
     options.context = o.prompt + o.gen;
     if (o.dtype != "auto") options.weights = o.dtype == "bf16" ? DType::BFloat16 : DType::Float32;
     if (o.layout != "auto") options.panels = o.layout == "panels";
-    if (o.decode_attention != "auto") options.decode_attention = o.decode_attention == "decode";
+    options.decode_attention = llama_decode_attention(o.decode_attention);
     options.progress = load_progress("llama bench");
     const auto t0 = Clock::now();
     LlamaModel model(w, options);

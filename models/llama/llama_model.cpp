@@ -301,6 +301,14 @@ LlamaModel::LlamaModel(const LlamaWeights &w, const LlamaModelOptions &options) 
 
 LlamaModel::~LlamaModel() = default;
 
+std::vector<std::string> llama_decode_attention_names() { return {"auto", "fused", "decode"}; }
+
+std::optional<bool> llama_decode_attention(const std::string &name) {
+    if (name == "auto") return std::nullopt;
+    if (name == "fused" || name == "decode") return name == "decode";
+    throw ConfigError(fmt::format("llama model: no one-token attention schedule '{}' (auto, fused, decode)", name));
+}
+
 int64_t llama_down_block(const LlamaConfig &c) {
     constexpr int64_t kBlock = 2048;
     return c.intermediate_size > kBlock && c.intermediate_size % kBlock == 0 ? kBlock : 0;

@@ -67,6 +67,12 @@ struct LlamaModelOptions {
     std::function<void(const LlamaLoadProgress &)> progress;
 };
 
+// LlamaModelOptions::decode_attention by its name on a command line: "auto" (none), or the
+// attention family's schedule a one-token step runs, "fused" (false) or "decode" (true).
+// ConfigError for another name. llama_decode_attention_names() lists the names it takes.
+std::optional<bool> llama_decode_attention(const std::string &name);
+std::vector<std::string> llama_decode_attention_names();
+
 // The block the model copies the down projection's weight [D, I] into by default: 2048 columns
 // when I is a larger multiple of it, else 0 (none). A decoded token's dot products then walk the
 // weight block by block, each block one contiguous stream against 8 KiB of x that stays in the

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -364,6 +365,17 @@ TEST(LlamaModel, AttentionKernelRunsTheFusedSchedule) {
     const size_t task_at = nest.stmt.find("parallel (" + task), scores_at = nest.stmt.find("for (" + scores + ".s1.");
     ASSERT_NE(scores_at, std::string::npos) << nest.stmt;
     EXPECT_LT(task_at, scores_at) << nest.stmt;
+}
+
+// The command line's names of LlamaModelOptions::decode_attention: each listed name is taken,
+// another is a ConfigError naming it.
+TEST(LlamaModel, DecodeAttentionByName) {
+    EXPECT_EQ(halogen::llama_decode_attention_names(), (std::vector<std::string>{"auto", "fused", "decode"}));
+    EXPECT_EQ(halogen::llama_decode_attention("auto"), std::nullopt);
+    EXPECT_EQ(halogen::llama_decode_attention("fused"), false);
+    EXPECT_EQ(halogen::llama_decode_attention("decode"), true);
+    halogen::testing::expect_one_line_error<halogen::ConfigError>([] { halogen::llama_decode_attention("split"); },
+                                                                  "llama model", {"'split'"});
 }
 
 // The layer program of one-token steps (LlamaModelOptions::decode_attention) runs the attention
