@@ -337,7 +337,7 @@ std::vector<float> LlamaModel::step(const std::vector<int32_t> &ids) {
     BufferRef cos{s.cos.data() + p0 * half, DType::Float32, {T, half}};
     BufferRef sin{s.sin.data() + p0 * half, DType::Float32, {T, half}};
     const Bindings positions{{"S", S}};   // the caches hold the context; the step reads S positions
-    const Program &layer_program = attention_schedule(T) == "decode" ? *s.layer_decode : *s.layer;
+    const Program &layer_program = splits_keys(T) ? *s.layer_decode : *s.layer;
     for (int64_t i = 0; i < c.num_hidden_layers; ++i) {
         BufferRefs layer{{"hidden", rows(*x, T)}, {"rope_cos", cos}, {"rope_sin", sin},
                          {"k_cache", s.k_cache[i].ref()}, {"v_cache", s.v_cache[i].ref()}};
@@ -388,12 +388,13 @@ int LlamaModel::embed_kernels() const { return s_->embed->kernel_count(); }
 int LlamaModel::layer_kernels() const { return s_->layer->kernel_count(); }
 int LlamaModel::head_kernels() const { return s_->head->kernel_count(); }
 
-std::string_view LlamaModel::attention_schedule(int64_t T) const {
+bool LlamaModel::splits_keys(int64_t T) const {
     const State &s = *s_;
-    if (!s.layer_decode || T != 1) return "fused";
-    const bool decode = s.decode_attention.value_or(
+    if (!s.layer_decode || T != 1) return false;
+    return s.decode_attention.value_or(
         attention::decode_is_faster(T, s.position + T, s.config.num_key_value_heads, kernel_threads()));
-    return decode ? "decode" : "fused";
 }
+
+std::string_view LlamaModel::attention_schedule(int64_t T) const { return splits_keys(T) ? "decode" : "fused"; }
 
 }  // namespace halogen

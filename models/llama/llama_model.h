@@ -114,6 +114,9 @@ public:
     std::string_view attention_schedule(int64_t T) const;
 
 private:
+    // Whether a step of T ids runs the layer program with `decode` attention (attention_schedule).
+    bool splits_keys(int64_t T) const;
+
     struct State;
     std::unique_ptr<State> s_;
 };
