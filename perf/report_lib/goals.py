@@ -92,7 +92,7 @@ def describe(points: List[Point], threshold: float, none_text: str) -> str:
     if measured:
         worst = min(measured, key=lambda p: p.value)
         below = sum(p.value < threshold for p in measured)
-        parts.append(f"worst {ratio(worst.value)} at {worst.label}; {len(measured)} of "
+        parts.append(f"worst {ratio(worst.value)} at {worst.label}{worst.detail}; {len(measured)} of "
                      f"{len(points)} points measured, {below} below")
     if missing:
         shown = ", ".join(f"{p.label} ({p.missing})" for p in missing[:3])
@@ -239,7 +239,8 @@ def norm_points(runs: Runs, limits: Limits, family: str):
     for case in (c for c in runs.cases() if family_of(c) == family):
         for threads in THREADS:
             fused, label = runs.get(case, FUSED, threads), point_label(case, threads)
-            peer_points.append(peer_point(label, fused, FUSED, peers_of(runs, case, threads), limits, threads))
+            peer_points.append(peer_point(label, fused, FUSED, peers_of(runs, case, threads), limits, threads,
+                                          "stream-cached"))
             point = limit_point(label, fused, FUSED, limits, "stream", threads, "bytes")
             if point.value is not None:
                 point.notes += cached_note(typical_rate(fused), limits, threads)
@@ -248,9 +249,10 @@ def norm_points(runs: Runs, limits: Limits, family: str):
 
 
 def peer_point(label: str, result: Optional[Result], impl: str, peers: List[Result], limits: Limits,
-               threads: int) -> Point:
+               threads: int, limit: Optional[str]) -> Point:
     """result against the strongest of `peers` that writes the output: the one that leaves result
-    the lowest ratio (in a full run the fastest, best_peer)."""
+    the lowest ratio (in a full run the fastest, best_peer); the point names how close that peer
+    runs to limit:`limit` (peer_note), unless `limit` is None."""
     candidates = [p for p in peers if p.ok and writes_output(p)]
     if not candidates:
         failed = [f"{r.impl}: {r.error}" for r in peers if not r.ok]
@@ -260,7 +262,7 @@ def peer_point(label: str, result: Optional[Result], impl: str, peers: List[Resu
         point = ratio_point(f"{label} vs {peer.impl}", result, impl, peer, peer.impl)
         point.key = label
         if point.value is not None:
-            point.notes += peer_note(peer, limits, threads)
+            point.notes += peer_note(peer, limits, threads, limit)
         points.append((point, peer))
     measured = [pp for pp in points if pp[0].value is not None]
     if not measured:
@@ -268,16 +270,32 @@ def peer_point(label: str, result: Optional[Result], impl: str, peers: List[Resu
     return min(measured, key=lambda pp: (pp[0].value, pp[1].best_ms))[0]
 
 
-def peer_note(peer: Result, limits: Limits, threads: int) -> List[str]:
-    """How close the peer runs to limit:stream-cached. A peer whose stores go through
-    the cache moves each output byte twice (read for ownership, then written back) where streaming
-    stores move it once, so against a peer near that limit a kernel at limit:stream reaches about
-    limit:stream / limit:stream-cached, no more. None without that limit."""
-    cached = limits.result("stream-cached", threads)
-    measured = rate(peer)
-    if cached is None or not cached.ok or not measured or measured[1] != "GB/s":
+# The limits a peer is held against: the work it counts, and the name the note gives the limit.
+PEER_LIMITS = {"stream-cached": ("bytes", "cached"), "fma": ("flops", "fma"), "read-dram": ("bytes", "read-dram")}
+
+
+def typical_ms(result: Result) -> float:
+    """The time a point takes: the best in a full run, the median over the rounds in a paired one."""
+    return result.median_ms if result.is_paired else result.best_ms
+
+
+def peer_note(peer: Result, limits: Limits, threads: int, limit: Optional[str]) -> List[str]:
+    """How close the peer runs to limit:`limit` at the same threads, its work over its time against
+    the limit's. A peer at f of a limit leaves a kernel bound by that limit at most 1/f times
+    faster: a GEMM or a conv against limit:fma, a GEMV against limit:read-dram. A norm's peer
+    against limit:stream-cached: a peer whose stores go through the cache moves each output byte
+    twice (read for ownership, then written back) where streaming stores move it once, so against a
+    peer near that limit a kernel at limit:stream reaches about limit:stream / limit:stream-cached,
+    no more. None without that limit, or when the peer counts none of its work."""
+    if limit is None:
         return []
-    return [f"the peer at {ratio(typical_rate(peer) / typical_rate(cached))} of cached"]
+    counter, name = PEER_LIMITS[limit]
+    reference = limits.result(limit, threads)
+    if reference is None or not reference.ok or not getattr(reference, counter) or not getattr(peer, counter):
+        return []
+    peer_rate = getattr(peer, counter) / typical_ms(peer)
+    limit_rate = getattr(reference, counter) / typical_ms(reference)
+    return [f"the peer at {ratio(peer_rate / limit_rate)} of {name}"]
 
 
 def cached_note(fused_rate: float, limits: Limits, threads: int) -> List[str]:
@@ -289,11 +307,15 @@ def cached_note(fused_rate: float, limits: Limits, threads: int) -> List[str]:
     return [f"{ratio(fused_rate / typical_rate(cached))} of cached"]
 
 
-def conv_points(runs: Runs, peer_impl: str, threads: int = 2) -> List[Point]:
+def conv_points(runs: Runs, limits: Limits, peer_impl: str, threads: int = 2) -> List[Point]:
+    """halogen:tiled against `peer_impl` per conv case, each point naming the peer's fraction of limit:fma."""
     points = []
     for case in (c for c in runs.cases() if runs.registry.home(family_of(c)) == "conv"):
-        points.append(ratio_point(f"{case} t{threads}", runs.get(case, TILED, threads),
-                                  TILED, runs.get(case, peer_impl, threads), peer_impl))
+        peer = runs.get(case, peer_impl, threads)
+        point = ratio_point(f"{case} t{threads}", runs.get(case, TILED, threads), TILED, peer, peer_impl)
+        if point.value is not None:
+            point.notes += peer_note(peer, limits, threads, "fma")
+        points.append(point)
     return points
 
 
@@ -332,9 +354,10 @@ def matmul_limit_points(runs: Runs, limits: Limits, cases: List[str], name: str,
             for case in cases for t in THREADS]
 
 
-def matmul_peer_points(runs: Runs, limits: Limits, cases: List[str]) -> List[Point]:
-    """halogen:tiled against the best peer per case and thread count."""
-    return [peer_point(point_label(case, t), runs.get(case, TILED, t), TILED, peers_of(runs, case, t), limits, t)
+def matmul_peer_points(runs: Runs, limits: Limits, cases: List[str], limit: str) -> List[Point]:
+    """halogen:tiled against the best peer per case and thread count, with that peer's fraction of limit:`limit`."""
+    return [peer_point(point_label(case, t), runs.get(case, TILED, t), TILED, peers_of(runs, case, t), limits, t,
+                       limit)
             for case in cases for t in THREADS]
 
 
@@ -371,11 +394,11 @@ def matmul_goals(runs: Runs, limits: Limits, unrecorded: str) -> List[Goal]:
     goals = [
         goal(f"{tiled} GEMM GFLOP/s vs `limit:fma` GFLOP/s",
              matmul_limit_points(runs, limits, gemm, "fma", "flops"), 0.75, f"≥ 0.75× {per_gemm}", no_gemm),
-        goal(f"{tiled} GEMM vs the best peer", matmul_peer_points(runs, limits, gemm), 1.2, f"≥ 1.20× {per_gemm}",
+        goal(f"{tiled} GEMM vs the best peer", matmul_peer_points(runs, limits, gemm, "fma"), 1.2, f"≥ 1.20× {per_gemm}",
              no_gemm),
         goal(f"{tiled} GEMV GB/s vs `limit:read-dram` GB/s",
              matmul_limit_points(runs, limits, gemv, "read-dram", "bytes"), 0.85, f"≥ 0.85× {per_gemv}", no_gemv),
-        goal(f"{tiled} GEMV vs the best peer", matmul_peer_points(runs, limits, gemv), 1.0, f"≥ 1.00× {per_gemv}",
+        goal(f"{tiled} GEMV vs the best peer", matmul_peer_points(runs, limits, gemv, "read-dram"), 1.0, f"≥ 1.00× {per_gemv}",
              no_gemv),
         goal(f"{PACKED_BF16} `{TILED}` GEMV vs {tiled}", bf16_points(runs), 1.8, f"≥ 1.80× {per_gemv}",
              f"no {PACKED} or {PACKED_BF16} GEMV case in the run{unrecorded}")]
@@ -415,7 +438,8 @@ def attention_goals(runs: Runs, limits: Limits, unrecorded: str) -> List[Goal]:
 
     def torch_points():
         return [peer_point(point_label(case, t), runs.get(case, FUSED, t), FUSED,
-                           [p for p in peers_of(runs, case, t) if p.impl.startswith("libtorch:")], limits, t)
+                           [p for p in peers_of(runs, case, t) if p.impl.startswith("libtorch:")], limits, t,
+                           None)
                 for case in prefill for t in THREADS]
     return [
         goal(f"{fused} decode GB/s vs `limit:read-dram` GB/s",
@@ -443,9 +467,9 @@ def evaluate(runs: Runs, limits: Limits) -> List[Goal]:
         goals.append(goal(f"{family} `{FUSED}` GB/s vs `limit:stream` GB/s", stream_points, 0.8,
                           "≥ 0.80× per case and threads", none))
     goals.append(goal("conv `halogen:tiled` vs `onednn:conv (nchw)`, 2 threads",
-                      conv_points(runs, "onednn:conv (nchw)"), 1.0, "≥ 1.00× per case",
+                      conv_points(runs, limits, "onednn:conv (nchw)"), 1.0, "≥ 1.00× per case",
                       f"no conv case in the run{unrecorded}"))
     goals.append(goal("conv `halogen:tiled` vs `onednn:conv (own layout)`, 2 threads",
-                      conv_points(runs, "onednn:conv (own layout)"), 1.0, "≥ 1.00× per case",
+                      conv_points(runs, limits, "onednn:conv (own layout)"), 1.0, "≥ 1.00× per case",
                       f"no conv case in the run{unrecorded}"))
     return goals + matmul_goals(runs, limits, unrecorded) + attention_goals(runs, limits, unrecorded)

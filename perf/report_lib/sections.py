@@ -24,6 +24,9 @@ def goals_section(goals: List[Goal], source: Optional[Runs] = None) -> str:
                  "round in parentheses.\n\n")
     else:
         intro = "From the tables' run: a point is best time against best time.\n\n"
+    intro += ("A point against a peer names how close the peer runs to the limit that bounds the work "
+              "(\"the peer at 0.95× of fma\"): against a peer at f of a limit, a kernel bound by the same "
+              "limit can be at most 1/f times faster.\n\n")
     return "## Goals\n\n" + intro + md.table(["goal", "measured", "threshold", "verdict"], rows)
 
 
