@@ -138,12 +138,15 @@ def ratio_point(label: str, result: Optional[Result], impl: str,
     return Point(label, speedup(reference, result))
 
 
+def typical_ms(result: Result) -> float:
+    """The time a point takes: the best in a full run, the median over the rounds in a paired one."""
+    return result.median_ms if result.is_paired else result.best_ms
+
+
 def typical_rate(result: Result) -> Optional[float]:
     """GB/s or GFLOP/s at the best time, or at the median in a paired run (whose points are medians)."""
     measured = rate(result)
-    if measured is None or not result.is_paired:
-        return measured[0] if measured else None
-    return measured[0] * result.best_ms / result.median_ms
+    return measured[0] * result.best_ms / typical_ms(result) if measured else None
 
 
 def gather_points(runs: Runs) -> List[Point]:
@@ -272,11 +275,6 @@ def peer_point(label: str, result: Optional[Result], impl: str, peers: List[Resu
 
 # The limits a peer is held against: the work it counts, and the name the note gives the limit.
 PEER_LIMITS = {"stream-cached": ("bytes", "cached"), "fma": ("flops", "fma"), "read-dram": ("bytes", "read-dram")}
-
-
-def typical_ms(result: Result) -> float:
-    """The time a point takes: the best in a full run, the median over the rounds in a paired one."""
-    return result.median_ms if result.is_paired else result.best_ms
 
 
 def peer_note(peer: Result, limits: Limits, threads: int, limit: Optional[str]) -> List[str]:
@@ -410,12 +408,12 @@ def matmul_goals(runs: Runs, limits: Limits, unrecorded: str) -> List[Goal]:
     goals = [
         goal(f"{tiled} GEMM GFLOP/s vs `limit:fma` GFLOP/s",
              matmul_limit_points(runs, limits, gemm, "fma", "flops"), 0.75, f"≥ 0.75× {per_gemm}", no_gemm),
-        goal(f"{tiled} GEMM vs the best peer", matmul_peer_points(runs, limits, gemm, "fma"), 1.2, f"≥ 1.20× {per_gemm}",
-             no_gemm),
+        goal(f"{tiled} GEMM vs the best peer", matmul_peer_points(runs, limits, gemm, "fma"), 1.2,
+             f"≥ 1.20× {per_gemm}", no_gemm),
         goal(f"{tiled} GEMV GB/s vs `limit:read-dram` GB/s",
              matmul_limit_points(runs, limits, gemv, "read-dram", "bytes"), 0.85, f"≥ 0.85× {per_gemv}", no_gemv),
-        goal(f"{tiled} GEMV vs the best peer", matmul_peer_points(runs, limits, gemv, "read-dram"), 1.0, f"≥ 1.00× {per_gemv}",
-             no_gemv),
+        goal(f"{tiled} GEMV vs the best peer", matmul_peer_points(runs, limits, gemv, "read-dram"), 1.0,
+             f"≥ 1.00× {per_gemv}", no_gemv),
         goal(f"{PACKED_BF16} `{TILED}` GEMV vs {tiled}", bf16_points(runs), 1.8, f"≥ 1.80× {per_gemv}",
              f"no {PACKED} or {PACKED_BF16} GEMV case in the run{unrecorded}")]
     for family in (PACKED, PACKED_BF16):
