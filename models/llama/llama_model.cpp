@@ -4,6 +4,7 @@
 #include "models/llama/llama_model.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstring>
@@ -306,7 +307,8 @@ std::vector<std::string> llama_decode_attention_names() { return {"auto", "fused
 std::optional<bool> llama_decode_attention(const std::string &name) {
     if (name == "auto") return std::nullopt;
     if (name == "fused" || name == "decode") return name == "decode";
-    throw ConfigError(fmt::format("llama model: no one-token attention schedule '{}' (auto, fused, decode)", name));
+    throw ConfigError(fmt::format("llama model: no one-token attention schedule '{}' ({})", name,
+                                  fmt::join(llama_decode_attention_names(), ", ")));
 }
 
 int64_t llama_down_block(const LlamaConfig &c) {
