@@ -19,6 +19,7 @@
 
 #include "frontend/derived.h"
 #include "frontend/errors.h"
+#include "frontend/formats/strict_json.h"
 #include "frontend/graph_json_fields.h"
 #include "frontend/primitives.h"
 #include "frontend/views.h"
@@ -314,21 +315,15 @@ private:
 }  // namespace
 
 Graph graph_from_json(const std::string &text) {
-    // A key given twice in one object is ambiguous (nlohmann keeps the last): rejected.
-    std::vector<std::set<std::string>> keys;   // of each object being parsed, innermost last
-    auto unique_keys = [&keys](int, json::parse_event_t event, json &parsed) {
-        if (event == json::parse_event_t::object_start) keys.emplace_back();
-        if (event == json::parse_event_t::object_end) keys.pop_back();
-        if (event == json::parse_event_t::key && !keys.back().insert(parsed.get<std::string>()).second) {
-            throw GraphError(fmt::format("graph: malformed JSON: key {} appears twice in one object", shown(parsed)));
-        }
-        return true;
-    };
+    // Read strictly: a key given twice in one object is ambiguous, a NUL byte would end the text.
     json doc;
     try {
-        doc = json::parse(text, unique_keys);
-    } catch (const json::exception &e) {
-        throw GraphError(fmt::format("graph: malformed JSON: {}", e.what()));
+        doc = parse_strict_json(text);
+    } catch (const StrictJsonError &e) {
+        if (e.kind == StrictJsonError::Kind::RepeatedKey) {
+            throw GraphError(fmt::format("graph: malformed JSON: key {} appears twice in one object", shown(json(e.key))));
+        }
+        throw GraphError(fmt::format("graph: malformed JSON: {}", e.kind == StrictJsonError::Kind::Syntax ? e.reason : e.what()));
     }
     if (!doc.is_object()) throw GraphError(fmt::format("graph: malformed document: must be an object, got {}", shown(doc)));
     const Fields fields(doc, "malformed document");

@@ -8,9 +8,9 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
-#include <set>
 
-#include "frontend/formats/safetensors_internal.h"
+#include "frontend/formats/printable_text.h"
+#include "frontend/formats/strict_json.h"
 
 namespace halogen {
 
@@ -27,7 +27,7 @@ constexpr uint64_t kMaxIndexBytes = 100'000'000;
     throw FormatError(file + ": " + problem);
 }
 
-// The index's JSON, with a key repeated in any object rejected (nlohmann would keep the last).
+// The index's JSON, read strictly (no NUL byte, no key twice in one object: strict_json.h).
 json parse_index(const std::string &path) {
     std::error_code ec;
     uint64_t size = fs::file_size(path, ec);
@@ -37,23 +37,10 @@ json parse_index(const std::string &path) {
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (!in.good() && !in.eof()) fail(path, "cannot read");
 
-    // nlohmann-json takes a NUL byte for the end of the input; JSON allows none.
-    if (text.find('\0') != std::string::npos) fail(path, fmt::format("not valid JSON (NUL byte at {})", text.find('\0')));
-
-    std::vector<std::set<std::string>> keys;   // one set per open object
-    auto on_event = [&](int, json::parse_event_t event, json &parsed) {
-        if (event == json::parse_event_t::object_start) keys.emplace_back();
-        if (event == json::parse_event_t::object_end) keys.pop_back();
-        if (event == json::parse_event_t::key && !keys.back().insert(parsed.get<std::string>()).second)
-            fail(path, fmt::format("key '{}' appears twice", printable_text(parsed.get<std::string>())));
-        return true;
-    };
     try {
-        return json::parse(text, on_event);
-    } catch (const json::parse_error &e) {
-        std::string what = e.what();
-        size_t close = what.find("] ");
-        fail(path, "not valid JSON: " + printable_text(close == std::string::npos ? what : what.substr(close + 2), 160));
+        return parse_strict_json(text);
+    } catch (const StrictJsonError &e) {
+        fail(path, e.what());
     }
 }
 

@@ -19,6 +19,8 @@
 #include <limits>
 #include <string_view>
 
+#include "frontend/formats/printable_text.h"
+
 namespace halogen {
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "npy.cpp copies little-endian data as is");
@@ -35,16 +37,8 @@ constexpr size_t kGrowthDigits = 21;                  // NumPy's spare room for 
     throw NpyError(name + ": " + problem);
 }
 
-// Untrusted text made fit for a one-line message: printable ASCII only, and not too long.
-std::string printable(std::string_view s, size_t max_len = 24) {
-    std::string out;
-    for (size_t i = 0; i < s.size() && i < max_len; ++i) {
-        unsigned char c = static_cast<unsigned char>(s[i]);
-        out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
-    }
-    if (s.size() > max_len) out += "...";
-    return out;
-}
+// Untrusted header text in a message: short, as a header's fields are.
+std::string printable(std::string_view s, size_t max_len = 24) { return printable_text(s, max_len); }
 
 // ----------------------------------------------------------------------------------------------
 // The header dict. Grammar (whitespace allowed between tokens, a trailing comma allowed):

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "frontend/formats/bfloat16.h"
+#include "frontend/formats/printable_text.h"
 #include "frontend/formats/safetensors.h"
 #include "frontend/formats/safetensors_internal.h"
 

@@ -10,8 +10,10 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "frontend/formats/printable_text.h"
 #include "frontend/formats/safetensors.h"
 #include "frontend/formats/safetensors_internal.h"
+#include "frontend/formats/strict_json.h"
 
 namespace halogen {
 
@@ -228,12 +230,8 @@ public:
     }
 
     bool parse_error(std::size_t position, const std::string &, const nlohmann::detail::exception &e) {
-        // e.what() reads "[json.exception.parse_error.101] parse error at line 1, column 5: ...".
-        std::string what = e.what();
-        size_t close = what.find("] ");
-        if (close != std::string::npos) what = what.substr(close + 2);
         return fail(fmt::format("header is not valid JSON (byte {} of the header): {}", position,
-                                printable_text(what, 160)));
+                                printable_text(json_exception_reason(e), 160)));
     }
 
     bool done() const { return expect_ == Expect::Done; }
@@ -396,16 +394,6 @@ void validate_layout(SafetensorsHeader &h, const std::string &file) {
 }
 
 }  // namespace
-
-std::string printable_text(std::string_view s, size_t max_len) {
-    std::string out;
-    for (size_t i = 0; i < s.size() && i < max_len; ++i) {
-        unsigned char c = static_cast<unsigned char>(s[i]);
-        out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
-    }
-    if (s.size() > max_len) out += "...";
-    return out;
-}
 
 std::string_view safetensors_dtype_name(SafetensorsDType t) { return row_of(t).name; }
 

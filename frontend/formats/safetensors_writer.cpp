@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "frontend/formats/safetensors_internal.h"
+#include "frontend/formats/printable_text.h"
 
 namespace halogen {
 

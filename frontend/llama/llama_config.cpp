@@ -8,7 +8,9 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
-#include <set>
+
+#include "frontend/formats/printable_text.h"
+#include "frontend/formats/strict_json.h"
 
 namespace halogen {
 
@@ -22,26 +24,13 @@ constexpr uint64_t kMaxConfigBytes = 16u << 20;   // config.json files are a few
     throw ConfigError(fmt::format("{}: {}: {}", name, key, problem));
 }
 
-// JSON text parsed with repeated keys rejected (nlohmann would keep the last) and no NUL bytes
-// (nlohmann stops reading at one).
+// config.json's JSON, read strictly (no NUL byte, no key twice in one object: strict_json.h).
 json parse_json(const std::string &text, const std::string &name) {
-    if (text.find('\0') != std::string::npos)
-        throw ConfigError(fmt::format("{}: not valid JSON (NUL byte at {})", name, text.find('\0')));
-    std::vector<std::set<std::string>> keys;
-    auto on_event = [&](int, json::parse_event_t event, json &parsed) {
-        if (event == json::parse_event_t::object_start) keys.emplace_back();
-        if (event == json::parse_event_t::object_end) keys.pop_back();
-        if (event == json::parse_event_t::key && !keys.back().insert(parsed.get<std::string>()).second)
-            fail(name, parsed.get<std::string>(), "appears twice");
-        return true;
-    };
     try {
-        return json::parse(text, on_event);
-    } catch (const json::parse_error &e) {
-        std::string what = e.what();
-        size_t close = what.find("] ");
-        throw ConfigError(fmt::format("{}: not valid JSON: {}", name,
-                                      close == std::string::npos ? what : what.substr(close + 2)));
+        return parse_strict_json(text);
+    } catch (const StrictJsonError &e) {
+        if (e.kind == StrictJsonError::Kind::RepeatedKey) fail(name, printable_text(e.key), "appears twice");
+        throw ConfigError(fmt::format("{}: {}", name, e.what()));
     }
 }
 

@@ -8,7 +8,7 @@
 #include <set>
 #include <string_view>
 
-#include "frontend/formats/safetensors_internal.h"
+#include "frontend/formats/printable_text.h"
 
 namespace halogen {
 

@@ -304,6 +304,9 @@ TEST(GraphJson, ReferencesAndDocument) {
     expect_error<GraphError>([] { graph_from_json(R"({"nodes": [5], "outputs": [0]})"); }, {"nodes[0] must be an object, got 5"});
     expect_error<GraphError>([] { graph_from_json("[1, 2]"); }, {"must be an object, got an array of 2"});
     expect_error<GraphError>([] { graph_from_json("{\"nodes\": [}"); }, {"graph: malformed JSON"});
+    // A NUL byte would end the text for nlohmann-json, and the nodes after it would go unread.
+    expect_error<GraphError>([] { graph_from_json(with_x(R"({"id": 1, "op": "neg", "inputs": [0]})") + std::string(1, '\0') + "{"); },
+                             {"graph: malformed JSON: not valid JSON (NUL byte at"});
     // A node no output reads is still checked.
     expect_error<GraphError>([] {
         graph_from_json(with_x(R"({"id": 1, "op": "neg", "inputs": [0]}, {"id": 2, "op": "add", "inputs": [0]})"));
