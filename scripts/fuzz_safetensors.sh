@@ -31,9 +31,11 @@ root="$HALOGEN_ROOT"
 build="${HALOGEN_SAFETENSORS_FUZZ_BUILD:-$root/build-stfuzz}"
 mkdir -p "$build/artifacts" "$build/corpus"
 sources=(frontend/formats/safetensors_header.cpp frontend/formats/safetensors_file.cpp frontend/formats/safetensors_writer.cpp
-         frontend/formats/bfloat16.cpp tests/safetensors_fuzz/safetensors_fuzz_target.cpp)
+         frontend/formats/bfloat16.cpp frontend/formats/printable_text.cpp frontend/formats/strict_json.cpp
+         tests/safetensors_fuzz/safetensors_fuzz_target.cpp)
 headers=(frontend/formats/safetensors.h frontend/formats/safetensors_internal.h frontend/formats/safetensors_writer.h
-         frontend/formats/bfloat16.h frontend/errors.h tests/safetensors_fuzz/safetensors_fuzz_target.h)
+         frontend/formats/bfloat16.h frontend/formats/printable_text.h frontend/formats/strict_json.h frontend/errors.h
+         tests/safetensors_fuzz/safetensors_fuzz_target.h)
 flags=(-std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
        -fno-sanitize-recover=undefined -I"$root")
 stamp="$build/safetensors_fuzz.flags"
