@@ -36,7 +36,7 @@ flags=(-std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undef
 stamp="$build/graph_json_fuzz.flags"
 if [ ! -x "$build/graph_json_fuzz" ] || [ "$(cat "$stamp" 2>/dev/null)" != "${flags[*]}" ] ||
    [ -n "$(cd "$root" && find "${sources[@]}" frontend/*.h frontend/formats/strict_json.h frontend/formats/printable_text.h frontend/grouping/*.h \
-           tests/graph_json_fuzz/graph_json_fuzz_target.h -newer "$build/graph_json_fuzz")" ]; then
+           tests/graph_json_fuzz/graph_json_fuzz_target.h tests/support/fuzz_target.h -newer "$build/graph_json_fuzz")" ]; then
   echo "fuzz_graph_json: building $build/graph_json_fuzz with clang++-14"
   (cd "$root" && clang++-14 "${flags[@]}" "${sources[@]}" -lfmt $(pkg-config --libs isl) -o "$build/graph_json_fuzz")
   echo "${flags[*]}" > "$stamp"

@@ -29,7 +29,7 @@ flags=(-std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undef
 stamp="$build/npy_fuzz.flags"
 if [ ! -x "$build/npy_fuzz" ] || [ "$(cat "$stamp" 2>/dev/null)" != "${flags[*]}" ] ||
    [ -n "$(cd "$root" && find "${sources[@]}" frontend/formats/npy.h frontend/formats/printable_text.h frontend/array.h frontend/dtype.h \
-           frontend/errors.h tests/npy_fuzz/npy_fuzz_target.h -newer "$build/npy_fuzz")" ]; then
+           frontend/errors.h tests/npy_fuzz/npy_fuzz_target.h tests/support/fuzz_target.h -newer "$build/npy_fuzz")" ]; then
   echo "fuzz_npy: building $build/npy_fuzz with clang++-14"
   (cd "$root" && clang++-14 "${flags[@]}" "${sources[@]}" -lfmt -o "$build/npy_fuzz")
   echo "${flags[*]}" > "$stamp"

@@ -35,7 +35,7 @@ sources=(frontend/formats/safetensors_header.cpp frontend/formats/safetensors_fi
          tests/safetensors_fuzz/safetensors_fuzz_target.cpp)
 headers=(frontend/formats/safetensors.h frontend/formats/safetensors_internal.h frontend/formats/safetensors_writer.h
          frontend/formats/bfloat16.h frontend/formats/printable_text.h frontend/formats/strict_json.h frontend/errors.h
-         tests/safetensors_fuzz/safetensors_fuzz_target.h)
+         tests/safetensors_fuzz/safetensors_fuzz_target.h tests/support/fuzz_target.h)
 flags=(-std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
        -fno-sanitize-recover=undefined -I"$root")
 stamp="$build/safetensors_fuzz.flags"

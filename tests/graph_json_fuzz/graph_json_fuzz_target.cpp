@@ -11,8 +11,6 @@
 // and with the project's own toolchain plus replay_main.cpp (ctest graph_json_fuzz.replay_corpus),
 // which feeds every file of tests/graph_json_fuzz/corpus/ through this function.
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <string>
 #include <typeinfo>
@@ -22,16 +20,13 @@
 #include "frontend/graph_json.h"
 #include "frontend/grouping/grouping.h"
 #include "tests/graph_json_fuzz/graph_json_fuzz_target.h"
+#include "tests/support/fuzz_target.h"
 
 namespace {
 
 int64_t g_grouped = 0, g_rejected = 0;
 
-[[noreturn]] void crash(const char *what, const std::string &detail) {
-    std::fprintf(stderr, "graph_json_fuzz: %s: %s\n", what, detail.c_str());
-    std::fflush(stderr);
-    std::abort();
-}
+[[noreturn]] void crash(const char *what, const std::string &detail) { halogen::fuzz::crash("graph_json_fuzz", what, detail); }
 
 void check_message(const std::string &msg, const char *stage, bool from_reader) {
     if (msg.empty() || msg.find('\n') != std::string::npos || msg.find('\r') != std::string::npos)

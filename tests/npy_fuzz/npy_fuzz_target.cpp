@@ -9,13 +9,7 @@
 // Built two ways: with clang's -fsanitize=fuzzer,address,undefined by scripts/fuzz_npy.sh, and
 // with the project's own toolchain plus replay_main.cpp (ctest npy_fuzz.replay_corpus), which feeds
 // every file of tests/npy_fuzz/corpus/ through this function.
-#include <sys/mman.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <string>
@@ -23,35 +17,13 @@
 
 #include "frontend/formats/npy.h"
 #include "tests/npy_fuzz/npy_fuzz_target.h"
+#include "tests/support/fuzz_target.h"
 
 namespace {
 
 int64_t g_parsed = 0, g_rejected = 0;
 
-[[noreturn]] void crash(const char *what, const std::string &detail) {
-    std::fprintf(stderr, "npy_fuzz: %s: %s\n", what, detail.c_str());
-    std::fflush(stderr);
-    std::abort();
-}
-
-// An anonymous in-memory file, reached by path through /proc: read_npy opens it as any file.
-struct MemFile {
-    int fd = -1;
-    std::string path;
-    MemFile() {
-        fd = memfd_create("npy_fuzz_input", 0);
-        if (fd < 0) crash("memfd_create failed", std::strerror(errno));
-        path = "/proc/self/fd/" + std::to_string(fd);
-    }
-    void write_all(const uint8_t *data, size_t size) {
-        if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0) crash("cannot reset the memfd", std::strerror(errno));
-        for (size_t done = 0; done < size;) {
-            ssize_t n = ::write(fd, data + done, size - done);
-            if (n <= 0) crash("cannot write the memfd", std::strerror(errno));
-            done += static_cast<size_t>(n);
-        }
-    }
-};
+[[noreturn]] void crash(const char *what, const std::string &detail) { halogen::fuzz::crash("npy_fuzz", what, detail); }
 
 void check_round_trip(const halogen::Array &a) {
     std::string bytes = halogen::format_npy(a);
@@ -70,16 +42,16 @@ int64_t rejected() { return g_rejected; }
 }  // namespace halogen::npy_fuzz
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static MemFile file;
+    static halogen::fuzz::MemFile file("npy_fuzz");
     file.write_all(data, size);
     try {
-        halogen::Array a = halogen::read_npy(file.path);
+        halogen::Array a = halogen::read_npy(file.path());
         ++g_parsed;
         check_round_trip(a);
     } catch (const halogen::NpyError &e) {
         ++g_rejected;
         std::string msg = e.what();
-        if (msg.rfind(file.path + ": ", 0) != 0 || msg.size() == file.path.size() + 2 ||
+        if (msg.rfind(file.path() + ": ", 0) != 0 || msg.size() == file.path().size() + 2 ||
             msg.find('\n') != std::string::npos)
             crash("NpyError message is not one line naming the file", msg);
     } catch (const std::exception &e) {

@@ -12,13 +12,7 @@
 // Built two ways: with clang's -fsanitize=fuzzer,address,undefined by scripts/fuzz_safetensors.sh,
 // and with the project's own toolchain plus replay_main.cpp (ctest safetensors_fuzz.replay_corpus),
 // which feeds every file of tests/safetensors_fuzz/corpus/ through this function.
-#include <sys/mman.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <functional>
@@ -29,35 +23,13 @@
 #include "frontend/formats/safetensors.h"
 #include "frontend/formats/safetensors_writer.h"
 #include "tests/safetensors_fuzz/safetensors_fuzz_target.h"
+#include "tests/support/fuzz_target.h"
 
 namespace {
 
 int64_t g_parsed = 0, g_rejected = 0;
 
-[[noreturn]] void crash(const char *what, const std::string &detail) {
-    std::fprintf(stderr, "safetensors_fuzz: %s: %s\n", what, detail.c_str());
-    std::fflush(stderr);
-    std::abort();
-}
-
-// An anonymous in-memory file, reached by path through /proc: the reader opens and maps it as any file.
-struct MemFile {
-    int fd = -1;
-    std::string path;
-    MemFile() {
-        fd = memfd_create("safetensors_fuzz_input", 0);
-        if (fd < 0) crash("memfd_create failed", std::strerror(errno));
-        path = "/proc/self/fd/" + std::to_string(fd);
-    }
-    void write_all(const uint8_t *data, size_t size) {
-        if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0) crash("cannot reset the memfd", std::strerror(errno));
-        for (size_t done = 0; done < size;) {
-            ssize_t n = ::write(fd, data + done, size - done);
-            if (n <= 0) crash("cannot write the memfd", std::strerror(errno));
-            done += static_cast<size_t>(n);
-        }
-    }
-};
+[[noreturn]] void crash(const char *what, const std::string &detail) { halogen::fuzz::crash("safetensors_fuzz", what, detail); }
 
 // The outcome of one way of reading: the header, or the error's message without the file name.
 struct Outcome {
@@ -139,18 +111,18 @@ int64_t rejected() { return g_rejected; }
 }  // namespace halogen::safetensors_fuzz
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static MemFile file;
+    static halogen::fuzz::MemFile file("safetensors_fuzz");
     file.write_all(data, size);
     const std::string memory_name = "<input>";
     std::string bytes(reinterpret_cast<const char *>(data), size);
 
     halogen::SafetensorsFile mapped;
-    Outcome by_map = attempt(file.path, [&] {
-        mapped = halogen::SafetensorsFile::open(file.path);
+    Outcome by_map = attempt(file.path(), [&] {
+        mapped = halogen::SafetensorsFile::open(file.path());
         return mapped.header();
     });
     Outcome in_memory = attempt(memory_name, [&] { return halogen::SafetensorsFile::from_bytes(bytes, memory_name).header(); });
-    Outcome header_only = attempt(file.path, [&] { return halogen::read_safetensors_header(file.path); });
+    Outcome header_only = attempt(file.path(), [&] { return halogen::read_safetensors_header(file.path()); });
 
     if (by_map.ok != in_memory.ok || by_map.ok != header_only.ok || by_map.error != in_memory.error ||
         by_map.error != header_only.error)
@@ -161,7 +133,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         return 0;
     }
     if (!same_entries(by_map.header, in_memory.header) || !same_entries(by_map.header, header_only.header))
-        crash("the three ways of reading give different headers", file.path);
+        crash("the three ways of reading give different headers", file.path());
     ++g_parsed;
     try {
         check_consistent(mapped, data, size);
