@@ -10,12 +10,14 @@
 #include <vector>
 
 #include "cli/byte_size.h"
+#include "cli/llama_run.h"
 #include "cli/progress.h"
-#include "frontend/formats/checkpoint.h"
-#include "frontend/llama/llama_config.h"
-#include "frontend/llama/llama_weights.h"
-#include "frontend/llama/random_llama.h"
-#include "frontend/llama/sampling.h"
+#include "formats/checkpoint.h"
+#include "models/llama/llama_config.h"
+#include "models/llama/llama_weights.h"
+#include "models/llama/random_llama.h"
+#include "models/llama/sampling.h"
+#include "halide_gen/runtime/openmp_par_for.h"
 #include "models/llama/llama_model.h"
 
 namespace halogen {
@@ -80,7 +82,7 @@ LlamaCommands::LlamaCommands(CLI::App &app) {
 
     generate_ = llama_->add_subcommand("generate", "Prefill prompt ids, then decode new ids one at a time through "
                                                    "the compiled model; prints the new ids and tokens/s");
-    generate_->add_option("--model", model_, "the model directory")->required();
+    add_llama_run_options(*generate_, run_);
     generate_->add_option("--ids", ids_, "the prompt's token ids, comma-separated (no tokenizer: ids in, ids out)")
         ->delimiter(',')
         ->required();
@@ -90,45 +92,24 @@ LlamaCommands::LlamaCommands(CLI::App &app) {
     generate_->add_option("--top-p", top_p_, "sample from the fewest likeliest ids whose probability reaches this")
         ->default_val(1);
     generate_->add_option("--seed", seed_, "the sampler's seed")->default_val(0);
-    generate_->add_option("--dtype", load_dtype_, "the weights' dtype in the kernels, converted at load: f32, bf16, "
-                                                  "or auto (bf16 when every tensor is BF16, else f32)")
-        ->check(CLI::IsMember({"auto", "f32", "bf16"}))
-        ->default_val("auto");
-    generate_->add_option("--layout", layout_, "the projections' weights in the kernels: panels (packed at load), "
-                                               "rows (as stored), or auto (panels when the config fits them)")
-        ->check(CLI::IsMember({"auto", "panels", "rows"}))
-        ->default_val("auto");
-    generate_->add_option("--decode-attention", decode_attention_,
-                          "the attention schedule of one-token steps: fused (a task per KV head), decode (the keys "
-                          "split across the threads), or auto (decode where it is faster: twice as many threads "
-                          "as KV heads and a long cache)")
-        ->check(CLI::IsMember(llama_decode_attention_names()))
-        ->default_val("auto");
     generate_->add_option("--context", context_, "positions the KV cache holds (default: the prompt plus --max-new)")
+        ->check(CLI::PositiveNumber);
+    generate_->add_option("--threads", threads_, "threads the kernels run on (default: one per core)")
         ->check(CLI::PositiveNumber);
 
     bench_ = llama_->add_subcommand("bench", "Prefill and decode tokens/s beside the machine's read bandwidth and "
                                              "FMA peak, measured in the same process, per thread count");
     LlamaBenchOptions &b = bench_options_;
-    bench_->add_option("--model", b.model, "the model directory")->required();
+    add_llama_run_options(*bench_, b.run);
     bench_->add_option("--prompt", b.prompt, "prompt tokens")->default_val(128)->check(CLI::PositiveNumber);
     bench_->add_option("--gen", b.gen, "tokens decoded after the prompt")->default_val(32)->check(CLI::PositiveNumber);
     bench_->add_option("--threads", b.threads, "thread counts, comma-separated")
         ->delimiter(',')
-        ->default_str("1,2")
+        ->default_str("one per core")
         ->check(CLI::PositiveNumber);
     bench_->add_option("--repetitions", b.repetitions, "prefill and decode runs per thread count (medians reported)")
         ->default_val(3)
         ->check(CLI::PositiveNumber);
-    bench_->add_option("--dtype", b.dtype, "the weights' dtype in the kernels, as for generate")
-        ->check(CLI::IsMember({"auto", "f32", "bf16"}))
-        ->default_val("auto");
-    bench_->add_option("--layout", b.layout, "the projections' weights in the kernels, as for generate")
-        ->check(CLI::IsMember({"auto", "panels", "rows"}))
-        ->default_val("auto");
-    bench_->add_option("--decode-attention", b.decode_attention, "the attention schedule of one-token steps, as for generate")
-        ->check(CLI::IsMember(llama_decode_attention_names()))
-        ->default_val("auto");
     bench_->add_option("--json", b.json, "also write the numbers to this file");
 }
 
@@ -200,29 +181,19 @@ int LlamaCommands::generate() const {
     using Clock = std::chrono::steady_clock;
     const auto seconds = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
     Sampler sampler({temperature_, top_p_, seed_});   // checks the options before the model loads
-    const LlamaConfig c = read_llama_config(model_);
+    const LlamaConfig c = read_llama_config(run_.model);
     for (int32_t id : ids_) {
         if (id < 0 || id >= c.vocab_size) {
             throw Error(fmt::format("llama generate: id {} is outside the vocabulary [0, {})", id, c.vocab_size));
         }
     }
-    const auto opening = Clock::now();
-    const Checkpoint ckpt = Checkpoint::open(model_);
-    print_opened("llama generate", ckpt, seconds(opening, Clock::now()));
-    const LlamaWeights w = bind_llama_weights(ckpt, c);
-    LlamaModelOptions options;
-    options.context = context_ > 0 ? context_ : int64_t(ids_.size()) + std::max<int64_t>(max_new_, 1);
-    if (load_dtype_ != "auto") options.weights = load_dtype_ == "bf16" ? DType::BFloat16 : DType::Float32;
-    if (layout_ != "auto") options.panels = layout_ == "panels";
-    options.decode_attention = llama_decode_attention(decode_attention_);
-    options.progress = load_progress("llama generate");
-
-    const auto t0 = Clock::now();
-    LlamaModel model(w, options);
-    const auto t1 = Clock::now();
+    const int64_t context = context_ > 0 ? context_ : int64_t(ids_.size()) + std::max<int64_t>(max_new_, 1);
+    OpenedLlama opened("llama generate", run_, context, threads_ > 0 ? threads_ : host_cores());
+    LlamaModel &model = opened.model();
     fmt::print("compiled: {} kernels per layer, {} layers, {} weights in {}, context {}, in {:.1f} s\n",
                model.layer_kernels(), c.num_hidden_layers, dtype_name(model.weight_dtype()),
-               model.panels() ? "panels" : "rows", model.context(), seconds(t0, t1));
+               model.panels() ? "panels" : "rows", model.context(), opened.build_seconds());
+    const auto t1 = Clock::now();
 
     std::vector<int32_t> picks;
     std::vector<float> logits = model.prefill(ids_);

@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/llama_bench.h"
+#include "cli/llama_run.h"
 
 namespace halogen {
 
@@ -32,11 +33,12 @@ private:
 
     CLI::App *llama_ = nullptr, *init_ = nullptr, *info_ = nullptr, *generate_ = nullptr, *bench_ = nullptr;
     LlamaBenchOptions bench_options_;
-    std::string preset_, config_, out_, dtype_ = "f32", max_shard_size_, model_, load_dtype_ = "auto", layout_ = "auto",
-                decode_attention_ = "auto";
+    LlamaRunOptions run_;   // generate's model options
+    std::string preset_, config_, out_, dtype_ = "f32", max_shard_size_, model_;
     uint64_t seed_ = 0;
     std::vector<int32_t> ids_;
     int64_t max_new_ = 32, context_ = 0;
+    int threads_ = 0;   // 0: one per core
     double temperature_ = 0, top_p_ = 1;
 };
 

@@ -11,16 +11,12 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/byte_size.h"
-#include "cli/progress.h"
+#include "cli/llama_run.h"
 #include "frontend/errors.h"
-#include "frontend/formats/checkpoint.h"
-#include "frontend/llama/llama_config.h"
-#include "frontend/llama/llama_cost.h"
-#include "frontend/llama/llama_weights.h"
-#include "frontend/llama/sampling.h"
-#include "halide_gen/runtime/openmp_par_for.h"
-#include "models/llama/llama_model.h"
 #include "halide_gen/runtime/host_limits.h"
+#include "halide_gen/runtime/openmp_par_for.h"
+#include "models/llama/llama_cost.h"
+#include "models/llama/sampling.h"
 
 namespace halogen {
 
@@ -84,21 +80,13 @@ int llama_bench(const LlamaBenchOptions &o) {
     for (int t : o.threads) {
         if (t < 1) throw Error(fmt::format("llama bench: --threads {} is not a thread count", t));
     }
-    const LlamaConfig c = read_llama_config(o.model);
-    const auto opening = Clock::now();
-    const Checkpoint ckpt = Checkpoint::open(o.model);
-    print_opened("llama bench", ckpt, std::chrono::duration<double>(Clock::now() - opening).count());
-    const LlamaWeights w = bind_llama_weights(ckpt, c);
-
-    LlamaModelOptions options;
-    options.context = o.prompt + o.gen;
-    if (o.dtype != "auto") options.weights = o.dtype == "bf16" ? DType::BFloat16 : DType::Float32;
-    if (o.layout != "auto") options.panels = o.layout == "panels";
-    options.decode_attention = llama_decode_attention(o.decode_attention);
-    options.progress = load_progress("llama bench");
-    const auto t0 = Clock::now();
-    LlamaModel model(w, options);
-    const double compile_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    const std::vector<int> threads = o.threads.empty() ? std::vector<int>{host_cores()} : o.threads;
+    // Built for the most threads it runs with: the one-token attention program is compiled when
+    // that count could use it, and each step picks by its own threads (LlamaModelOptions).
+    OpenedLlama opened("llama bench", o.run, o.prompt + o.gen, *std::max_element(threads.begin(), threads.end()));
+    const LlamaConfig &c = opened.config;
+    LlamaModel &model = opened.model();
+    const double compile_s = opened.build_seconds();
 
     const int64_t each = int64_t(dtype_size(model.weight_dtype()));
     const LlamaStepCost prefill_cost = llama_step_cost(c, each, o.prompt, 0);
@@ -112,14 +100,14 @@ int llama_bench(const LlamaBenchOptions &o) {
 
     fmt::print("model: {}: {} layers, hidden {}, {} weights ({} of weights and {} of KV cache read per decoded "
                "token), prompt {}, gen {}, {} repetitions (medians)\n",
-               o.model, c.num_hidden_layers, c.hidden_size, dtype_name(model.weight_dtype()),
+               o.run.model, c.num_hidden_layers, c.hidden_size, dtype_name(model.weight_dtype()),
                format_byte_size(uint64_t(decode_cost.weight_bytes)), format_byte_size(uint64_t(decode_cost.cache_bytes)),
                o.prompt, o.gen, o.repetitions);
     fmt::print("compiled: {} kernels per layer ({}) in {:.1f} s\n", model.layer_kernels(),
                model.panels() ? "weights in panels" : "weights in rows", compile_s);
 
     nlohmann::json runs = nlohmann::json::array();
-    for (const int t : o.threads) {
+    for (const int t : threads) {
         set_kernel_threads(t);
         std::vector<float> logits = model.prefill(prompt);   // touches every weight page once
         const std::string attention(model.attention_schedule(1));   // the first decode step's
@@ -163,7 +151,7 @@ int llama_bench(const LlamaBenchOptions &o) {
                format_byte_size(uint64_t(weight_bytes)), format_byte_size(uint64_t(cache_bytes)));
 
     if (!o.json.empty()) {
-        const nlohmann::json j = {{"model", o.model},
+        const nlohmann::json j = {{"model", o.run.model},
                                   {"weights", dtype_name(model.weight_dtype())},
                                   {"layout", model.panels() ? "panels" : "rows"},
                                   {"layers", c.num_hidden_layers},

@@ -3,7 +3,7 @@
 // kernels read, in place (from DRAM, or from the cache they fit in: what a GEMV that streams them
 // can reach) and the fp32 FMA peak (halide_gen/runtime/host_limits.h). Decode's bound is that
 // bandwidth over the weight bytes a token reads; prefill's is the FMA peak over the operations per
-// prompt token (frontend/llama/llama_cost.h). Each repetition's rates are divided by its own
+// prompt token (models/llama/llama_cost.h). Each repetition's rates are divided by its own
 // bounds; the medians are reported. Also the peak resident memory beside the weights and the KV
 // cache.
 #pragma once
@@ -12,18 +12,16 @@
 #include <string>
 #include <vector>
 
+#include "cli/llama_run.h"
+
 namespace halogen {
 
 struct LlamaBenchOptions {
-    std::string model;            // a model directory
+    LlamaRunOptions run;          // the model and how its kernels hold the weights
     int64_t prompt = 128;         // prompt tokens (ids made up: no tokenizer)
     int64_t gen = 32;             // tokens decoded after it, greedily
-    std::vector<int> threads{1, 2};
+    std::vector<int> threads;     // thread counts, each measured; none: one per core
     int repetitions = 3;          // prefill + decode runs per thread count; the medians are reported
-    std::string dtype = "auto";   // the weights' dtype in the kernels: auto, f32, bf16
-    std::string layout = "auto";  // the projections' weights: auto, panels, rows (LlamaModelOptions::panels)
-    // One-token steps' attention: auto, fused, decode (LlamaModelOptions::decode_attention).
-    std::string decode_attention = "auto";
     std::string json;             // a file for the numbers, or none
 };
 

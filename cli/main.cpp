@@ -17,7 +17,7 @@
 #include "cli/compare.h"
 #include "cli/llama.h"
 #include "cli/run_kernel.h"
-#include "frontend/graph_json.h"
+#include "formats/graph_json.h"
 #include "frontend/grouping/grouping.h"
 #include "frontend/halogen.h"
 #include "halide_gen/compiler/loop_nest.h"
@@ -91,7 +91,7 @@ int main(int argc, char **argv) {
     auto *seed_cmd = app.add_subcommand("seed", "Compile and run the seed note's where/eq/index_components expression");
     seed_cmd->add_option("--schedule", schedule, "Schedule to apply")->check(CLI::IsMember(schedule_names()));
     std::string graph_file;
-    auto *groups_cmd = app.add_subcommand("groups", "Read a graph from JSON (frontend/graph_json.h) and print its fused groups");
+    auto *groups_cmd = app.add_subcommand("groups", "Read a graph from JSON (formats/graph_json.h) and print its fused groups");
     groups_cmd->add_option("file", graph_file, "Graph file")->required()->check(CLI::ExistingFile);
 
     halogen::CompareOptions co;

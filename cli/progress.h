@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-#include "frontend/formats/checkpoint.h"
+#include "formats/checkpoint.h"
 #include "models/llama/llama_model.h"
 
 namespace halogen {

@@ -10,7 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "frontend/errors.h"
-#include "frontend/formats/npy.h"
+#include "formats/npy.h"
 #include "schedules/aot/aot_kernels.h"
 #include "schedules/case_args.h"
 #include "schedules/kernel.h"

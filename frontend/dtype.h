@@ -1,5 +1,5 @@
 // Element types of halogen tensors. Bool is stored as one byte (0 or 1), as Halide does.
-// BFloat16 is a storage type (model weights, frontend/formats/bfloat16.h): tensors of it are read,
+// BFloat16 is a storage type (model weights, frontend/bfloat16.h): tensors of it are read,
 // moved (views, where, gather) and cast; arithmetic casts them to float32 first.
 #pragma once
 

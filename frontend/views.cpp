@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "frontend/errors.h"
-#include "frontend/formats/bfloat16.h"
+#include "frontend/bfloat16.h"
 
 namespace halogen {
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the JSON graph reader behind `halogen groups FILE` (frontend/graph_json.cpp) and the
+# Fuzzes the JSON graph reader behind `halogen groups FILE` (formats/graph_json.cpp) and the
 # grouping pass it feeds (frontend/grouping/) with libFuzzer, Debian's clang 14.
 #
 #   scripts/fuzz_graph_json.sh [SECONDS]   # default 60; HALOGEN_GRAPH_JSON_FUZZ_BUILD=dir (default build-graphjsonfuzz)
@@ -27,7 +27,7 @@ root="$HALOGEN_ROOT"
 build="${HALOGEN_GRAPH_JSON_FUZZ_BUILD:-$root/build-graphjsonfuzz}"
 mkdir -p "$build/artifacts" "$build/corpus"
 # The reader, the builders it calls and the grouping pass: what `halogen groups` runs.
-sources=(frontend/graph_json.cpp frontend/graph_json_fields.cpp frontend/formats/strict_json.cpp frontend/formats/printable_text.cpp frontend/primitives.cpp frontend/views.cpp frontend/derived.cpp frontend/dim.cpp
+sources=(formats/graph_json.cpp formats/graph_json_fields.cpp formats/strict_json.cpp formats/printable_text.cpp frontend/primitives.cpp frontend/views.cpp frontend/derived.cpp frontend/dim.cpp
          frontend/dtype.cpp frontend/node.cpp frontend/ops.cpp frontend/graph.cpp frontend/reshape_segments.cpp
          frontend/grouping/access.cpp frontend/grouping/collapse.cpp frontend/grouping/grouping.cpp
          tests/graph_json_fuzz/graph_json_fuzz_target.cpp)
@@ -35,7 +35,7 @@ flags=(-std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undef
        -fno-sanitize-recover=undefined -I"$root" $(pkg-config --cflags isl))
 stamp="$build/graph_json_fuzz.flags"
 if [ ! -x "$build/graph_json_fuzz" ] || [ "$(cat "$stamp" 2>/dev/null)" != "${flags[*]}" ] ||
-   [ -n "$(cd "$root" && find "${sources[@]}" frontend/*.h frontend/formats/strict_json.h frontend/formats/printable_text.h frontend/grouping/*.h \
+   [ -n "$(cd "$root" && find "${sources[@]}" frontend/*.h formats/strict_json.h formats/printable_text.h frontend/grouping/*.h \
            tests/graph_json_fuzz/graph_json_fuzz_target.h tests/support/fuzz_target.h -newer "$build/graph_json_fuzz")" ]; then
   echo "fuzz_graph_json: building $build/graph_json_fuzz with clang++-14"
   (cd "$root" && clang++-14 "${flags[@]}" "${sources[@]}" -lfmt $(pkg-config --libs isl) -o "$build/graph_json_fuzz")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the .npy reader behind `halogen run` (frontend/formats/npy.cpp) with libFuzzer, Debian's clang 14.
+# Fuzzes the .npy reader behind `halogen run` (formats/npy.cpp) with libFuzzer, Debian's clang 14.
 #
 #   scripts/fuzz_npy.sh [SECONDS]        # default 60; HALOGEN_NPY_FUZZ_BUILD=dir (default build-npyfuzz)
 #   scripts/fuzz_npy.sh --merge          # copy the inputs found so far that add coverage to the
@@ -23,12 +23,12 @@ halogen_install_packages
 root="$HALOGEN_ROOT"
 build="${HALOGEN_NPY_FUZZ_BUILD:-$root/build-npyfuzz}"
 mkdir -p "$build/artifacts" "$build/corpus"
-sources=(frontend/formats/npy.cpp frontend/formats/printable_text.cpp frontend/array.cpp frontend/dtype.cpp tests/npy_fuzz/npy_fuzz_target.cpp)
+sources=(formats/npy.cpp formats/printable_text.cpp frontend/array.cpp frontend/dtype.cpp tests/npy_fuzz/npy_fuzz_target.cpp)
 flags=(-std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
        -fno-sanitize-recover=undefined -I"$root")
 stamp="$build/npy_fuzz.flags"
 if [ ! -x "$build/npy_fuzz" ] || [ "$(cat "$stamp" 2>/dev/null)" != "${flags[*]}" ] ||
-   [ -n "$(cd "$root" && find "${sources[@]}" frontend/formats/npy.h frontend/formats/printable_text.h frontend/array.h frontend/dtype.h \
+   [ -n "$(cd "$root" && find "${sources[@]}" formats/npy.h formats/printable_text.h frontend/array.h frontend/dtype.h \
            frontend/errors.h tests/npy_fuzz/npy_fuzz_target.h tests/support/fuzz_target.h -newer "$build/npy_fuzz")" ]; then
   echo "fuzz_npy: building $build/npy_fuzz with clang++-14"
   (cd "$root" && clang++-14 "${flags[@]}" "${sources[@]}" -lfmt -o "$build/npy_fuzz")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the safetensors reader and writer (frontend/formats/safetensors_*.cpp) with libFuzzer, Debian's
+# Fuzzes the safetensors reader and writer (formats/safetensors_*.cpp) with libFuzzer, Debian's
 # clang 14.
 #
 #   scripts/fuzz_safetensors.sh [SECONDS]   # default 60; HALOGEN_SAFETENSORS_FUZZ_BUILD=dir
@@ -30,11 +30,11 @@ halogen_install_packages
 root="$HALOGEN_ROOT"
 build="${HALOGEN_SAFETENSORS_FUZZ_BUILD:-$root/build-stfuzz}"
 mkdir -p "$build/artifacts" "$build/corpus"
-sources=(frontend/formats/safetensors_header.cpp frontend/formats/safetensors_file.cpp frontend/formats/safetensors_writer.cpp
-         frontend/formats/bfloat16.cpp frontend/formats/printable_text.cpp frontend/formats/strict_json.cpp
+sources=(formats/safetensors_header.cpp formats/safetensors_file.cpp formats/safetensors_writer.cpp
+         frontend/bfloat16.cpp formats/printable_text.cpp formats/strict_json.cpp
          tests/safetensors_fuzz/safetensors_fuzz_target.cpp)
-headers=(frontend/formats/safetensors.h frontend/formats/safetensors_internal.h frontend/formats/safetensors_writer.h
-         frontend/formats/bfloat16.h frontend/formats/printable_text.h frontend/formats/strict_json.h frontend/errors.h
+headers=(formats/safetensors.h formats/safetensors_internal.h formats/safetensors_writer.h
+         frontend/bfloat16.h formats/printable_text.h formats/strict_json.h frontend/errors.h
          tests/safetensors_fuzz/safetensors_fuzz_target.h tests/support/fuzz_target.h)
 flags=(-std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
        -fno-sanitize-recover=undefined -I"$root")

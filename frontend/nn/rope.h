@@ -6,7 +6,7 @@
 //
 // Positions enter as the rows of the cos/sin tables: row t of `cos`/`sin` holds the values at the
 // position of x's row t (p0 + t when x holds positions p0 ... p0+T-1). The tables are computed at
-// load time from the inverse frequencies (frontend/llama/llama_rope.h: rope_tables), so the kernel
+// load time from the inverse frequencies (models/llama/llama_rope.h: rope_tables), so the kernel
 // needs no cos op and a caller passes the rows of its positions as a view of one table.
 #pragma once
 

@@ -2,6 +2,7 @@
 #include "halide_gen/runtime/openmp_par_for.h"
 
 #include <omp.h>
+#include <sched.h>
 
 namespace halogen {
 
@@ -26,5 +27,11 @@ int openmp_do_par_for(void *user_context, halide_task_t task, int min, int size,
 void set_kernel_threads(int threads) { omp_set_num_threads(threads); }
 
 int kernel_threads() { return omp_get_max_threads(); }
+
+int host_cores() {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0) return CPU_COUNT(&set) > 0 ? CPU_COUNT(&set) : 1;
+    return omp_get_num_procs();
+}
 
 }  // namespace halogen

@@ -27,5 +27,7 @@ int openmp_do_par_for(void *user_context, halide_task_t task, int min, int size,
 void set_kernel_threads(int threads);
 // How many threads the kernels' next parallel loop will use (omp_get_max_threads).
 int kernel_threads();
+// The cores this process may run on (its CPU affinity): the commands' default thread count.
+int host_cores();
 
 }  // namespace halogen

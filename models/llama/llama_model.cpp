@@ -14,9 +14,9 @@
 #include <tuple>
 
 #include "frontend/errors.h"
-#include "frontend/formats/bfloat16.h"
-#include "frontend/llama/llama_graph.h"
-#include "frontend/llama/llama_rope.h"
+#include "frontend/bfloat16.h"
+#include "models/llama/llama_graph.h"
+#include "models/llama/llama_rope.h"
 #include "halide_gen/compiler/program.h"
 #include "halide_gen/runtime/openmp_par_for.h"
 #include "models/llama/llama_recipe.h"

@@ -1,4 +1,4 @@
-// The compiled llama model: the step's parts (frontend/llama/llama_graph.h: the embedding, one
+// The compiled llama model: the step's parts (models/llama/llama_graph.h: the embedding, one
 // decoder layer, the head) each grouped into kernels and compiled once by the JIT
 // (halide_gen/compiler/program.h), then run over a bound checkpoint; where one-token steps gain
 // from splitting attention's keys across the threads, the layer a second time for them. Every
@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "frontend/array.h"
-#include "frontend/llama/llama_weights.h"
+#include "models/llama/llama_weights.h"
 
 namespace halogen {
 

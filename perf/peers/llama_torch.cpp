@@ -1,11 +1,11 @@
 // halogen_llama_torch: the libtorch peer of `halogen llama bench`. The Hugging Face Llama math in
 // ATen operators, as a PyTorch user's eager model runs it on the CPU: RMSNorm, the q, k, v
 // projections (mm against the [out, in] weights transposed), RoPE by rotate_half on the same cos
-// and sin tables halogen uses (frontend/llama/llama_rope.h), a KV cache preallocated for the
+// and sin tables halogen uses (models/llama/llama_rope.h), a KV cache preallocated for the
 // context, repeat_kv, bmm, the causal mask, softmax, bmm, the o projection and the residual, the
 // SwiGLU MLP, the final norm and the head on the last position only.
 //
-// It reads the same model directory (frontend/formats/checkpoint.h): float32 weights wrapped in
+// It reads the same model directory (formats/checkpoint.h): float32 weights wrapped in
 // place (at::from_blob, no copy), bfloat16 or float16 weights widened to float32 at load (1.13's
 // CPU matmul on bfloat16 is not what a user would run). It prefills a prompt of the same made-up
 // ids as `halogen llama bench`, decodes greedily, and prints the new ids (which must equal
@@ -28,11 +28,11 @@
 #include <cstdlib>
 #include <vector>
 
-#include "frontend/formats/bfloat16.h"
-#include "frontend/formats/checkpoint.h"
-#include "frontend/llama/llama_config.h"
-#include "frontend/llama/llama_rope.h"
-#include "frontend/llama/llama_weights.h"
+#include "frontend/bfloat16.h"
+#include "formats/checkpoint.h"
+#include "models/llama/llama_config.h"
+#include "models/llama/llama_rope.h"
+#include "models/llama/llama_weights.h"
 #include "perf/peers/blas_threads.h"
 
 namespace {

@@ -20,7 +20,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "frontend/errors.h"
-#include "frontend/formats/bfloat16.h"
+#include "frontend/bfloat16.h"
 
 namespace halogen::perf {
 

@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "frontend/formats/bfloat16.h"
-#include "frontend/formats/npy.h"
+#include "frontend/bfloat16.h"
+#include "formats/npy.h"
 #include "frontend/halogen.h"
 #include "tests/support/expect_error.h"
 

@@ -1,4 +1,4 @@
-// Tests of the 16-bit float conversions (frontend/formats/bfloat16.h) against hand-written tables of bit
+// Tests of the 16-bit float conversions (frontend/bfloat16.h) against hand-written tables of bit
 // patterns. Each row was worked out from the formats' fields (the reasoning is in the comment on
 // the row) and cross-checked with PyTorch 1.13 (tests/frontend/bfloat16_torch_check.py prints
 // torch's answer for every row). They agree on every row but the NaNs of float32 -> bfloat16, where
@@ -13,7 +13,7 @@
 #include <cstring>
 #include <vector>
 
-#include "frontend/formats/bfloat16.h"
+#include "frontend/bfloat16.h"
 
 namespace {
 

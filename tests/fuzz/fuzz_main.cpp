@@ -3,7 +3,7 @@
 //   halogen_fuzz --graphs 10000                the long mode (docs/reliability.md)
 //   halogen_fuzz --replay case.json            one case written by a failure (or by hand)
 //   halogen_fuzz --graphs 10000 --dry-run -v   the graphs' statistics only, nothing compiled
-// A failure prints its seed, its strategy and the shrunken graph as JSON (frontend/graph_json.h,
+// A failure prints its seed, its strategy and the shrunken graph as JSON (formats/graph_json.h,
 // plus the bindings), and the exit code is 1. The summary counts graphs, strategies run, kernels,
 // one-hot patterns written, rewrites fired, and graphs with a constant Inf or NaN (the lowering
 // compiles their readers without fast-math, halide_gen/compiler/lower.cpp).

@@ -21,7 +21,7 @@
 
 #include <fmt/format.h>
 
-#include "frontend/graph_json.h"
+#include "formats/graph_json.h"
 
 namespace halogen::fuzz {
 

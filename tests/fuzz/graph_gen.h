@@ -3,7 +3,7 @@
 // reductions on random axes, one-hot `sum_v where(eq(index_components, e), f, 0)` patterns,
 // symbolic dims bound at run time, odd extents 1, 3, 7, 30, 33, 129).
 //
-// A case is written in the JSON format of frontend/graph_json.h (plus "bindings" and "seed", which
+// A case is written in the JSON format of formats/graph_json.h (plus "bindings" and "seed", which
 // graph_from_json ignores), so every graph the fuzzer runs can be printed, replayed and shrunk.
 #pragma once
 

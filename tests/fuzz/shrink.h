@@ -1,7 +1,7 @@
 // Greedy shrinking of a failing case: while the failure persists under the same strategy, drop
 // extra outputs, replace a node by one of its operands or by a fresh input of its shape, shrink
 // constant extents and the bound values of symbolic dims. The result is a small graph in the JSON
-// of frontend/graph_json.h, ready to replay and to paste into a regression test.
+// of formats/graph_json.h, ready to replay and to paste into a regression test.
 #pragma once
 
 #include <functional>

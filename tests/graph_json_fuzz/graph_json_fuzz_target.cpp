@@ -1,4 +1,4 @@
-// libFuzzer target for the JSON graph reader behind `halogen groups FILE` (frontend/graph_json.h).
+// libFuzzer target for the JSON graph reader behind `halogen groups FILE` (formats/graph_json.h).
 //
 // Each input is read with graph_from_json, and a graph that parses is cut into groups with
 // group_graph, the two calls `halogen groups` makes. The contract checked:
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "frontend/errors.h"
-#include "frontend/graph_json.h"
+#include "formats/graph_json.h"
 #include "frontend/grouping/grouping.h"
 #include "tests/graph_json_fuzz/graph_json_fuzz_target.h"
 #include "tests/support/fuzz_target.h"

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # Writes the seed corpus of the JSON graph fuzz target into tests/graph_json_fuzz/corpus/: valid
-# graphs using every op and attribute of frontend/graph_json.h, and malformed ones (the crashes of
+# graphs using every op and attribute of formats/graph_json.h, and malformed ones (the crashes of
 # issue 25, wrong JSON types, missing and unknown fields, every op's wrong arity, bad ids, cycles,
 # numbers beyond int32 and int64, extents whose products overflow, bad names and dtypes).
 # Run from anywhere: python3 tests/graph_json_fuzz/make_corpus.py

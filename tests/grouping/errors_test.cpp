@@ -4,7 +4,7 @@
 
 #include "tests/support/expect_error.h"
 
-#include "frontend/graph_json.h"
+#include "formats/graph_json.h"
 #include "frontend/grouping/grouping.h"
 #include "frontend/halogen.h"
 

@@ -2,11 +2,14 @@
 """The layers of halogen point one way: this reads every #include of the source tree and fails on
 one that climbs from a lower layer to a higher one (docs/architecture.md draws them).
 
-    frontend/              graph IR, nn layer, grouping, interpreter, contracts   no Halide, no LLVM
+    frontend/              graph IR, nn layer, grouping, interpreter, contracts   no Halide, no LLVM, no files
+    formats/               .npy, safetensors, checkpoints, graphs in JSON          knows no model; no Halide
     halide_gen/runtime/    the run path, AOT entries, OpenMP loops, host facts   Halide's run-time headers only
     halide_gen/compiler/   lowering, recipes, pipelines, JIT, autoschedulers      Halide
     schedules/             the families: homes, registry, kernels, AOT build      a home never includes another
-    models/                models compiled from their step graphs (llama)
+    models/<model>/        everything about one model: its architecture, graph,  a model never includes another;
+                           reference model (no Halide) and compiled model         only *_model and *_recipe files
+                                                                                 reach the compiler and families
     cli/, perf/            the programs on top                                    neither includes the other
 
     tests/layers/check_layers.py [--root DIR]     exit 1 and one line per wrong-way include
@@ -23,20 +26,27 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 # Each layer, lowest first, with the layers (path prefixes) it may include.
 LAYERS = [
     ("frontend/", ["frontend/"]),
+    ("formats/", ["frontend/", "formats/"]),
     ("halide_gen/runtime/", ["frontend/", "halide_gen/runtime/"]),
     ("halide_gen/compiler/", ["frontend/", "halide_gen/runtime/", "halide_gen/compiler/"]),
     ("schedules/", ["frontend/", "halide_gen/", "schedules/"]),
-    ("models/", ["frontend/", "halide_gen/", "schedules/", "models/"]),
-    ("cli/", ["frontend/", "halide_gen/", "schedules/", "models/", "cli/"]),
-    ("perf/", ["frontend/", "halide_gen/", "schedules/", "models/", "perf/"]),
+    ("models/", ["frontend/", "formats/", "halide_gen/", "schedules/", "models/"]),
+    ("cli/", ["frontend/", "formats/", "halide_gen/", "schedules/", "models/", "cli/"]),
+    ("perf/", ["frontend/", "formats/", "halide_gen/", "schedules/", "models/", "perf/"]),
 ]
 # System headers a layer must not include: frontend knows nothing of Halide or LLVM; the run time
 # only Halide's run-time headers (HalideBuffer.h, HalideRuntime.h), not the compiler's Halide.h.
 FORBIDDEN_SYSTEM = {
     "frontend/": re.compile(r"^(Halide|llvm/)"),
+    "formats/": re.compile(r"^(Halide|llvm/)"),
     "halide_gen/runtime/": re.compile(r"^(Halide\.h|Halide[A-Z][A-Za-z]*Generator|llvm/)"),
 }
 HOMES = "schedules/"   # schedules/<home>/ files include no other home
+# In a model's folder, the compiled model and its recipe (files named *_model or *_recipe) are the
+# only ones that reach the compiler and the families; the rest -- config, weights, step graph,
+# reference model -- stays free of Halide, so the reference runs without a compiler.
+COMPILED_MODEL_FILE = re.compile(r"^models/[^/]+/[^/]*_(model|recipe)\.(h|cpp)$")
+MODEL_WITHOUT_HALIDE = ["frontend/", "formats/", "models/"]
 
 
 def layer_of(path):
@@ -44,6 +54,14 @@ def layer_of(path):
         if path.startswith(prefix):
             return prefix, allowed
     return None, None
+
+
+def model_of(path):
+    """The model folder of a path under models/ ("models/llama/"), or None."""
+    parts = path.split("/")
+    if len(parts) > 2 and parts[0] == "models":
+        return "models/" + parts[1] + "/"
+    return None
 
 
 def home_of(path):
@@ -73,6 +91,9 @@ def violations(root):
                         kind, target = m.groups()
                         where = f"{path}:{number}: #include {kind}{target}{'>' if kind == '<' else kind}"
                         forbidden = FORBIDDEN_SYSTEM.get(layer)
+                        halide_free_model_file = layer == "models/" and not COMPILED_MODEL_FILE.match(path)
+                        if halide_free_model_file:
+                            forbidden = FORBIDDEN_SYSTEM["frontend/"]
                         if kind == "<":
                             if forbidden and forbidden.match(target):
                                 found.append(f"{where}: {layer} may not include it")
@@ -82,9 +103,14 @@ def violations(root):
                             continue   # a generated header beside a library, a test's own file
                         if not any(target.startswith(a) for a in allowed):
                             found.append(f"{where}: {layer} sits below {target_layer}")
+                        if halide_free_model_file and not any(target.startswith(a) for a in MODEL_WITHOUT_HALIDE):
+                            found.append(f"{where}: only a model's *_model and *_recipe files may include {target_layer}")
                         own, other = home_of(path), home_of(target)
                         if own and other and own != other:
                             found.append(f"{where}: the family home {own} includes another home, {other}")
+                        own, other = model_of(path), model_of(target)
+                        if own and other and own != other:
+                            found.append(f"{where}: the model {own} includes another model, {other}")
     return found
 
 

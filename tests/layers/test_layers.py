@@ -12,7 +12,7 @@ import unittest
 HERE = os.path.dirname(os.path.realpath(__file__))
 ROOT = os.path.realpath(os.path.join(HERE, "..", ".."))
 CHECK = os.path.join(HERE, "check_layers.py")
-FOLDERS = ["frontend", "halide_gen", "schedules", "cli", "perf"]
+FOLDERS = ["frontend", "formats", "halide_gen", "schedules", "models", "cli", "perf"]
 
 
 def check(root):
@@ -66,6 +66,27 @@ class Layers(unittest.TestCase):
 
     def test_a_family_including_the_programs_fails(self):
         self.assert_caught("schedules/kernel.cpp", '#include "cli/compare.h"', ["sits below cli/"])
+
+    def test_a_format_including_a_model_fails(self):
+        self.assert_caught("formats/checkpoint.cpp", '#include "models/llama/llama_config.h"', ["sits below models/"])
+
+    def test_frontend_including_a_format_fails(self):
+        self.assert_caught("frontend/array.cpp", '#include "formats/npy.h"', ["sits below formats/"])
+
+    def test_the_reference_model_including_the_compiler_fails(self):
+        self.assert_caught("models/llama/llama_reference.cpp", '#include "halide_gen/compiler/program.h"',
+                           ["only a model's *_model and *_recipe files"])
+
+    def test_the_reference_model_including_halide_fails(self):
+        self.assert_caught("models/llama/llama_graph.cpp", "#include <Halide.h>", ["may not include"])
+
+    def test_the_compiled_model_may_include_the_families(self):
+        done = self.plant("models/llama/llama_model.cpp", '#include "schedules/registry.h"')
+        self.assertEqual(done.returncode, 0, done.stdout)
+
+    def test_a_model_including_another_model_fails(self):
+        self.assert_caught("models/mistral/mistral_model.cpp", '#include "models/llama/llama_config.h"',
+                           ["includes another model"])
 
     def test_perf_and_cli_stay_apart(self):
         self.assert_caught("perf/cases.cpp", '#include "cli/compare.h"', ["sits below cli/"])

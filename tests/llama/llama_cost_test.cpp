@@ -1,9 +1,9 @@
-// A llama step's weight bytes and operations (frontend/llama/llama_cost.h), counted by hand for the
+// A llama step's weight bytes and operations (models/llama/llama_cost.h), counted by hand for the
 // tiny preset: D 96, I 256, 2 layers, 6 query heads and 2 KV heads of 16, vocabulary 256, untied.
 #include <gtest/gtest.h>
 
-#include "frontend/llama/llama_config.h"
-#include "frontend/llama/llama_cost.h"
+#include "models/llama/llama_config.h"
+#include "models/llama/llama_cost.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The reference llama model (frontend/llama/llama_reference.h) against PyTorch running Hugging
+// The reference llama model (models/llama/llama_reference.h) against PyTorch running Hugging
 // Face's Llama math (tests/fixtures/llama/llama_*.json, from tests/fixtures/generate.py --llama):
 // the same random weights, regenerated here from the fixture's config and seed with
 // write_random_llama (the generator ran `halogen llama init` with them); then the last position's
@@ -16,9 +16,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "frontend/formats/checkpoint.h"
-#include "frontend/llama/llama_reference.h"
-#include "frontend/llama/random_llama.h"
+#include "formats/checkpoint.h"
+#include "models/llama/llama_reference.h"
+#include "models/llama/random_llama.h"
 #include "tests/llama/llama_test_support.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// The llama step graph's structure (frontend/llama/llama_graph.h) on the tiny preset: its inputs
+// The llama step graph's structure (models/llama/llama_graph.h) on the tiny preset: its inputs
 // (ids, RoPE rows, caches, every weight by its checkpoint name), its outputs (last-position logits,
 // each layer's k/v rows) with their symbolic shapes, and the named nodes schedules look for.
 #include <gtest/gtest.h>
@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "frontend/llama/llama_graph.h"
-#include "frontend/llama/llama_weights.h"
+#include "models/llama/llama_graph.h"
+#include "models/llama/llama_weights.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The reference llama model (frontend/llama/llama_reference.h) on the tiny preset's random
+// The reference llama model (models/llama/llama_reference.h) on the tiny preset's random
 // weights, against itself: cached decode equals a longer prefill, bf16 weights equal their values
 // widened to f32 (whether widened at bind or by the graph), greedy picks follow the logits, the
 // context is enforced.
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "frontend/formats/checkpoint.h"
-#include "frontend/llama/llama_reference.h"
-#include "frontend/llama/random_llama.h"
+#include "formats/checkpoint.h"
+#include "models/llama/llama_reference.h"
+#include "models/llama/random_llama.h"
 #include "tests/llama/llama_test_support.h"
 
 namespace {

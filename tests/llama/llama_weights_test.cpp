@@ -1,4 +1,4 @@
-// Tests of the llama weights' contract (frontend/llama/llama_weights.h): the expected tensors of the
+// Tests of the llama weights' contract (models/llama/llama_weights.h): the expected tensors of the
 // presets, counted and shaped by hand from the published configs, and binding checkpoints written
 // by hand: a good one binds (mixed dtypes, an old RoPE table ignored, a tied head, a tied head
 // saved as well and equal to the embedding), and each kind of bad one is an error naming the
@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "frontend/formats/checkpoint.h"
-#include "frontend/formats/safetensors_writer.h"
-#include "frontend/llama/llama_weights.h"
+#include "formats/checkpoint.h"
+#include "formats/safetensors_writer.h"
+#include "models/llama/llama_weights.h"
 #include "tests/llama/llama_test_support.h"
 #include "tests/support/expect_error.h"
 

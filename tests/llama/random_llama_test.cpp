@@ -1,4 +1,4 @@
-// Tests of random model directories (frontend/llama/random_llama.h) on the tiny preset: written in
+// Tests of random model directories (models/llama/random_llama.h) on the tiny preset: written in
 // F32 and BF16, read back through Checkpoint and bound; values as the generator gives them and as
 // HF's initializer draws them; BF16 the F32 values of the same seed rounded; tied and untied;
 // sharded under a small limit, reading back the same values; rewriting a directory.
@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "frontend/formats/bfloat16.h"
-#include "frontend/formats/checkpoint.h"
-#include "frontend/llama/llama_weights.h"
-#include "frontend/llama/random_llama.h"
+#include "frontend/bfloat16.h"
+#include "formats/checkpoint.h"
+#include "models/llama/llama_weights.h"
+#include "models/llama/random_llama.h"
 #include "tests/llama/llama_test_support.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// The sampler (frontend/llama/sampling.h): greedy picks the first largest logit; sampling draws
+// The sampler (models/llama/sampling.h): greedy picks the first largest logit; sampling draws
 // by the softmax's probabilities (counted over many draws), only from the nucleus, repeatably for
 // a seed; bad options are ConfigErrors.
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "frontend/errors.h"
-#include "frontend/llama/sampling.h"
+#include "models/llama/sampling.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// RoPE (frontend/nn/rope.h) and its tables (frontend/llama/llama_rope.h: rope_tables): the tables
+// RoPE (frontend/nn/rope.h) and its tables (models/llama/llama_rope.h: rope_tables): the tables
 // and the rotation against values written out by hand (cos/sin of small angles, the rotated rows of
 // a 4-wide head), the Llama-3.2-1B tables at its scaled frequencies, a random case against a direct
 // loop through the interpreter and the JIT, and the typed errors of bad shapes.
@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 
 #include "frontend/halogen.h"
-#include "frontend/llama/llama_config.h"
-#include "frontend/llama/llama_rope.h"
+#include "models/llama/llama_config.h"
+#include "models/llama/llama_rope.h"
 #include "frontend/nn/rope.h"
 #include "tests/support/expect_error.h"
 #include "tests/support/harness.h"

@@ -1,4 +1,4 @@
-// libFuzzer target for the .npy reader behind `halogen run` (frontend/formats/npy.h).
+// libFuzzer target for the .npy reader behind `halogen run` (formats/npy.h).
 //
 // Each input is written to an in-memory file and read back with read_npy(path), the very call
 // `halogen run --input NAME=FILE.npy` makes. The contract checked:
@@ -15,7 +15,7 @@
 #include <string>
 #include <typeinfo>
 
-#include "frontend/formats/npy.h"
+#include "formats/npy.h"
 #include "tests/npy_fuzz/npy_fuzz_target.h"
 #include "tests/support/fuzz_target.h"
 

@@ -1,4 +1,4 @@
-// libFuzzer target for the safetensors reader (frontend/formats/safetensors.h) and writer.
+// libFuzzer target for the safetensors reader (formats/safetensors.h) and writer.
 //
 // Each input is a whole file, written to an in-memory file and read three ways: mapped
 // (SafetensorsFile::open, as checkpoints are read), from memory (SafetensorsFile::from_bytes) and
@@ -20,8 +20,8 @@
 #include <typeinfo>
 #include <vector>
 
-#include "frontend/formats/safetensors.h"
-#include "frontend/formats/safetensors_writer.h"
+#include "formats/safetensors.h"
+#include "formats/safetensors_writer.h"
 #include "tests/safetensors_fuzz/safetensors_fuzz_target.h"
 #include "tests/support/fuzz_target.h"
 

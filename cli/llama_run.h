@@ -1,0 +1,56 @@
+// What the llama commands that run a model share: the options that choose the model and how its
+// kernels hold the weights (declared once for `generate`, `bench` and the commands after them),
+// and the one path from those options to a compiled model: the config read, the checkpoint mapped
+// and checked, the weights bound, the kernels' thread count set, then the model built -- for that
+// thread count, so that what the model decides at construction (the one-token attention program)
+// is decided for the threads it runs with.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "formats/checkpoint.h"
+#include "models/llama/llama_config.h"
+#include "models/llama/llama_model.h"
+#include "models/llama/llama_weights.h"
+
+namespace halogen {
+
+struct LlamaRunOptions {
+    std::string model;                     // a model directory (or a .safetensors file)
+    std::string dtype = "auto";            // the weights' dtype in the kernels: auto, f32, bf16
+    std::string layout = "auto";           // the projections' weights: auto, panels, rows
+    std::string decode_attention = "auto"; // one-token steps' attention: auto, fused, decode
+};
+
+// Adds --model (required), --dtype, --layout and --decode-attention to `command`.
+void add_llama_run_options(CLI::App &command, LlamaRunOptions &o);
+
+// A model opened from LlamaRunOptions. Not movable: the weights point into the checkpoint.
+class OpenedLlama {
+    double open_s_ = 0, build_s_ = 0;   // first: the members below are timed into them
+
+public:
+    // Reads the config, maps and checks the checkpoint, binds the weights, sets the kernels'
+    // threads to `threads` and builds the model for a KV cache of `context` positions, printing
+    // progress on stderr under `command` ("llama generate"). halogen::Error on a problem.
+    OpenedLlama(const std::string &command, const LlamaRunOptions &o, int64_t context, int threads);
+    OpenedLlama(const OpenedLlama &) = delete;
+    OpenedLlama &operator=(const OpenedLlama &) = delete;
+
+    const LlamaConfig config;
+    const Checkpoint checkpoint;
+    const LlamaWeights weights;
+    LlamaModel &model() { return *model_; }
+    const LlamaModel &model() const { return *model_; }
+    double open_seconds() const { return open_s_; }        // mapping and checking the files
+    double build_seconds() const { return build_s_; }      // compiling and making the weights ready
+
+private:
+    std::unique_ptr<LlamaModel> model_;
+};
+
+}  // namespace halogen
