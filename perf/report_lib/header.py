@@ -1,6 +1,7 @@
 """The top of docs/perf.md: which runs it comes from, the commands that made them and the page, the
 machine they ran on, and how to read the tables."""
 
+import os
 import re
 from typing import List, Optional, Tuple
 
@@ -21,10 +22,32 @@ are scheduled as they are: `perf/notes.md`.
 FLAG_OF_GRID = {"quick": "--quick", "goals": "--goals", "streaming-sweep": "--streaming-sweep"}
 
 
+def program_of(executable: Optional[str]) -> str:
+    """The program that made a run, named as the repository's build names it. A run records its
+    argv[0], which may be an absolute path on the machine it ran on or a path relative to the build
+    directory it ran in (./perf/halogen_perf); the page names neither, but build/perf/halogen_perf,
+    so that it carries no machine's path and its command runs from the repository's root."""
+    if not executable:
+        return "halogen_perf"
+    if not os.path.isabs(executable) and not executable.startswith(("./", "../")):
+        return executable
+    name, folder = os.path.basename(executable), os.path.basename(os.path.dirname(executable))
+    return f"build/{folder}/{name}" if folder == "perf" else name
+
+
+def without_machine_dirs(value: str) -> str:
+    """An absolute path recorded in a run (the BLAS libtorch loaded) as its last two parts
+    (openblas-pthread/libblas.so.3): which library it was, not where this machine keeps it."""
+    if not os.path.isabs(value):
+        return value
+    parts = [p for p in value.split("/") if p]
+    return "/".join(parts[-2:])
+
+
 def command_of(ctx: dict) -> str:
-    """The halogen_perf command line as far as the run's context records it (the executable, the
+    """The halogen_perf command line as far as the run's context records it (the program, the
     grid, repetitions, buffer sets and interleaving; not --threads or a --benchmark_filter)."""
-    parts = [ctx.get("executable") or "halogen_perf"]
+    parts = [program_of(ctx.get("executable"))]
     if ctx.get("grid") in FLAG_OF_GRID:
         parts.append(FLAG_OF_GRID[ctx["grid"]])
     if ctx.get("repetitions"):
@@ -53,7 +76,8 @@ def describe_machine(ctx: dict) -> str:
     """Host, CPUs, caches, peers and their BLAS when the run records one, Google Benchmark's build."""
     cpu = ctx.get("cpu_model") or ctx.get("cpu")
     peers = ", ".join(p.strip() for p in ctx.get("peers", "").split(",") if p.strip()) or "none"
-    blas = [f"{key} {value}" for key, value in sorted(ctx.items()) if re.search("blas", key, re.I)]
+    blas = [f"{key} {without_machine_dirs(str(value))}" for key, value in sorted(ctx.items())
+            if re.search("blas", key, re.I)]
     text = (f"{ctx.get('host_name', '?')}, {ctx.get('num_cpus', '?')} CPUs at {ctx.get('mhz_per_cpu', '?')} MHz"
             + (f" ({cpu})" if cpu else "") + f"; caches {describe_caches(ctx.get('caches', []))}; peers: {peers}"
             + (f" ({', '.join(blas)})" if blas else "")
