@@ -1,6 +1,6 @@
 // The attention family: causal grouped-query attention of T queries over a KV cache of S positions
 // (frontend/nn/attention.h), q [T, H, D] -> out [T, H*D], with the cache head-major, k and v
-// [G, S, D] (docs/schedules.md says why). The queries sit at the cache's last T positions (p0 = S - T).
+// [G, S, D] (docs/families/attention.md says why). The queries sit at the cache's last T positions (p0 = S - T).
 #pragma once
 
 #include <cstdint>
@@ -22,7 +22,7 @@ void decode(LoweredGraph &lg, const Halide::Target &target);
 // heads (`fused` has a task per KV head, so the other threads sit idle; `decode` keeps them all
 // busy but takes up to 1.6x `fused`'s time per thread), and at least kDecodeMinPositions
 // positions (below them the keys make too few chunks of work for the phases `decode` adds to
-// pay). docs/schedules.md has the measurements.
+// pay). perf/notes.md has the measurements.
 constexpr int64_t kDecodeMinPositions = 2048;
 bool decode_is_faster(int64_t T, int64_t S, int64_t G, int threads);
 

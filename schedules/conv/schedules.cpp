@@ -17,7 +17,7 @@
 // Per channel and window tap that is 2 weight vector loads and 8 broadcasts of one padded input
 // for 16 FMAs. Vectorizing along x instead (8 channels x 2 rows x W columns) reads the window at
 // x + 1 and x + 2 as vectors that straddle two cache lines, and is the slower tile
-// (docs/schedules.md).
+// (perf/notes.md).
 // A task holds a block of rows of every plane, so conv3d pads each input plane of its rows
 // once per task, not once per output plane; conv1d's task is a block of columns.
 //

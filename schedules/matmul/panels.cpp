@@ -35,7 +35,7 @@
 // each tile a panel at a time.
 // Why two panels per task: with one, a few tokens from DRAM took about the in-cache time plus the
 // time to read the weights, as if one stream read while the FMAs ran left DRAM idle; two streams
-// side by side overlap the two (docs/schedules.md has the measurements). The GEMM's tile of 6
+// side by side overlap the two (perf/notes.md has the measurements). The GEMM's tile of 6
 // tokens against both panels was as fast as 12 against one panel on float32 and faster on
 // bfloat16, and 12 a panel at a time inside a task of two lost the accumulators to memory.
 //

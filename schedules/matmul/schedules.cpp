@@ -20,7 +20,7 @@
 // 4 rows x 6 tokens keeps 24 zmm accumulators; with the 4 rows' vectors and one of x they fit the
 // 32 registers (8 rows x 3 tokens would need 33 and spill). With AVX2's 16 registers the tile is
 // 4 rows x 2 tokens (dot_tile): 8 accumulators, 4 rows' vectors and one of x (4 x 3 needs 17 and
-// spilled one accumulator each step; docs/schedules.md has the tiles' speeds). A chunk's rows stay in the L1/L2
+// spilled one accumulator each step; perf/notes.md has the tiles' speeds). A chunk's rows stay in the L1/L2
 // across the token groups; x is read once per chunk, which caps the kernel when M x K outgrows the
 // L2 (the packed families' kernels read it once per panel of 32 outputs). The copy of x: with
 // K = 2048 or 8192 its rows lie a multiple of 4 KiB apart, all in one set of the L1.
