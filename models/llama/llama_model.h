@@ -77,7 +77,7 @@ std::vector<std::string> llama_decode_attention_names();
 // when I is a larger multiple of it, else 0 (none). A decoded token's dot products then walk the
 // weight block by block, each block one contiguous stream against 8 KiB of x that stays in the
 // L1; with I = 8192, x is 32 KiB, as large as a Zen 4's L1, and is read from the L2 beside the
-// weight's stream, which halved the read rate (docs/llama.md).
+// weight's stream, which halved the read rate (perf/notes.md).
 int64_t llama_down_block(const LlamaConfig &c);
 
 class LlamaModel {
