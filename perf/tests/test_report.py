@@ -3,9 +3,10 @@ measurements): the header, table cells, goal verdicts (PASS, FAIL, NOT MEASURED)
 a re-run file overriding a benchmark, paired goals, groups, columns and goals taken from the
 registry the run's context records (and from another one), a run that records none, a table for
 a family the registry does not name, the norm goals' thresholds, the matmul goals on hand-made
-runs of the packed families, the page's length, and, when matplotlib imports, the SVG plots. The
-kept run of perf/runs/ is checked by test_kept_run.py, which this module runs too. Standard library
-only.
+runs of the packed families, the page's length, when matplotlib imports, the SVG plots, and the
+generated region of family pages beside the page (its home's table, the line naming the runs, the
+prose around it kept, errors naming the page). The kept run of perf/runs/ and the family pages of
+docs/families/ are checked by test_kept_run.py, which this module runs too. Standard library only.
 
     /usr/bin/python3 -B perf/tests/test_report.py                                 # from anywhere
     /usr/bin/python3 -B -m unittest discover -s perf/tests -p test_report.py      # from the root
@@ -759,6 +760,124 @@ class AttentionGoals(unittest.TestCase):
         goals = self.goals_of(attention_benchmarks(0.75, 3.2, 2.1), context)
         self.assertEqual([goals[name]["verdict"] for name in ATTENTION_GOALS], ["NOT MEASURED"] * 4)
         self.assertEqual(goals[ATTENTION_GOALS[0]]["measured"], "no attention decode case from DRAM in the run")
+
+
+BEGIN = "<!-- perf/report: family table begin -->"
+END = "<!-- perf/report: family table end -->"
+NORMS_PAGE = f"""# norms
+
+Prose written by hand, which quotes 8.60 ms.
+
+{BEGIN}
+a stale table
+{END}
+
+More prose.
+"""
+
+
+def table_lines(text, after):
+    """The lines of the first table after the line `after`."""
+    lines = text.splitlines()
+    start = lines.index(after)
+    first = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("|"))
+    end = next((i for i in range(first, len(lines)) if not lines[i].startswith("|")), len(lines))
+    return lines[first:end]
+
+
+class FamilyPages(unittest.TestCase):
+    """perf/report rewrites the region between the markers of the pages in families/ beside its page."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.families = os.path.join(self.tmp.name, "docs", "families")
+        os.makedirs(self.families)
+        self.write("norms.md", NORMS_PAGE)
+        self.write("README.md", "# Families\n\nNo markers: perf/report leaves this page alone.\n")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, name, text):
+        with open(os.path.join(self.families, name), "w") as f:
+            f.write(text)
+
+    def read(self, name):
+        with open(os.path.join(self.families, name)) as f:
+            return f.read()
+
+    def report(self, *args):
+        """perf/report on the fixture with docs/perf.md beside the families; the finished process."""
+        return subprocess.run([sys.executable, REPORT, FIXTURE, "--no-plots", "--out",
+                               os.path.join(self.tmp.name, "docs", "perf.md"), *args],
+                              capture_output=True, text=True)
+
+    def test_the_region_holds_the_homes_table_as_the_page_has_it(self):
+        document = run_report(self.tmp.name, [FIXTURE], "--no-plots")
+        page = self.read("norms.md")
+        self.assertEqual(table_lines(page, BEGIN), table_lines(document, "## Norms"))
+        fused = row(table_after(page, BEGIN), case="`layernorm:8x512x4096`", t="1")
+        self.assertEqual(fused["fused"], "**8.60**")                  # best of 3, as in test_norm_cells
+        self.assertEqual(fused["× best peer"], "1.62×")
+        self.assertNotIn("a stale table", page)
+        self.assertNotIn("conv1d", page)                               # the norms' home only
+
+    def test_the_region_names_the_run_and_its_command_without_machine_paths(self):
+        run_report(self.tmp.name, [FIXTURE], "--no-plots")
+        region = self.read("norms.md").split(BEGIN)[1].split(END)[0]
+        self.assertIn("From `perf/tests/fixtures/sample_run.json` (made by `build/perf/halogen_perf "
+                      "--repetitions 3`)", " ".join(region.split()))
+        self.assertIn("[perf.md](../perf.md)", region)
+        self.assertNotIn(os.path.dirname(HERE), region)               # FIXTURE was given as an absolute path
+
+    def test_the_prose_around_the_region_stays_as_written(self):
+        run_report(self.tmp.name, [FIXTURE], "--no-plots")
+        page = self.read("norms.md")
+        self.assertTrue(page.startswith(NORMS_PAGE.split(BEGIN)[0] + BEGIN + "\n"))
+        self.assertTrue(page.endswith(END + NORMS_PAGE.split(END)[1]))
+        self.assertEqual(self.read("README.md"), "# Families\n\nNo markers: perf/report leaves this page alone.\n")
+
+    def test_regenerating_changes_nothing(self):
+        run_report(self.tmp.name, [FIXTURE], "--no-plots")
+        once = self.read("norms.md")
+        run_report(self.tmp.name, [FIXTURE], "--no-plots")
+        self.assertEqual(self.read("norms.md"), once)
+
+    def test_two_runs_are_both_named(self):
+        path = os.path.join(self.tmp.name, "rerun.json")
+        with open(FIXTURE) as f:
+            run = json.load(f)
+        write_run(path, run["context"], [e for e in run["benchmarks"] if e["name"].startswith("rmsnorm:")])
+        run_report(self.tmp.name, [FIXTURE, path], "--no-plots")
+        region = " ".join(self.read("norms.md").split(BEGIN)[1].split(END)[0].split())
+        self.assertIn("`perf/tests/fixtures/sample_run.json` (made by", region)
+        self.assertIn(" and `rerun.json` (made by", region)            # outside the repository: its name only
+        self.assertNotIn(self.tmp.name, region)
+
+    def test_a_page_elsewhere_leaves_the_families_alone(self):
+        subprocess.run([sys.executable, REPORT, FIXTURE, "--no-plots", "--out",
+                        os.path.join(self.tmp.name, "sweep.md")], check=True, capture_output=True)
+        self.assertEqual(self.read("norms.md"), NORMS_PAGE)
+
+    def assert_refused(self, done, *words):
+        """perf/report failed with one message holding `words` and wrote neither page."""
+        self.assertEqual(done.returncode, 1, done.stderr)
+        for word in words:
+            self.assertIn(word, done.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp.name, "docs", "perf.md")))
+
+    def test_a_marker_without_its_pair_is_an_error_naming_the_page(self):
+        self.write("norms.md", NORMS_PAGE.replace(END, ""))
+        self.assert_refused(self.report(), "norms.md", "family table end")
+        self.assertEqual(self.read("norms.md"), NORMS_PAGE.replace(END, ""))
+
+    def test_a_page_of_a_home_the_runs_do_not_hold_is_an_error(self):
+        self.write("attention.md", NORMS_PAGE)
+        self.assert_refused(self.report(), "attention.md", "home 'attention'")
+        self.assertEqual(self.read("norms.md"), NORMS_PAGE)
+
+    def test_a_missing_families_folder_given_is_an_error(self):
+        self.assert_refused(self.report("--families", os.path.join(self.tmp.name, "nowhere")), "nowhere")
 
 
 if __name__ == "__main__":
