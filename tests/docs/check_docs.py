@@ -9,9 +9,11 @@ every page under docs/ and fails, one line per problem, on
   - in the pages written by hand (docs/ but the generated docs/perf.md): a date (2026-12-06), a
     commit-like hash (7 to 40 hex digits, letters and digits mixed), a heading that says "tried",
     a paragraph that starts with "Tried", a reference to an issue by number, a prose line over 160
-    characters or a table row or code line over 400;
+    characters or a table row or code line over 400; the lines between a family page's markers
+    (perf/report writes them from the runs it names) may hold dates and hashes, and a marker
+    without its pair is a problem;
   - a machine's path: anything under /work/, /home/ or /root/ on any page, and any absolute path
-    on the generated docs/perf.md.
+    on the generated docs/perf.md or between the markers.
 
 Dated measurements, what was tried and not kept, and commits belong in perf/notes.md.
 
@@ -24,6 +26,8 @@ import re
 import sys
 
 GENERATED = "docs/perf.md"      # perf/report writes it from perf/runs/: its header names runs and commits
+REGION_BEGIN = "<!-- perf/report: family table begin -->"   # perf/report writes the lines between
+REGION_END = "<!-- perf/report: family table end -->"       # (perf/report_lib/family_pages.py)
 SOURCE_SUFFIXES = (".h", ".cpp", ".py", ".def", ".sh", ".cmake", ".md", ".in", ".supp", ".dict")
 SKIPPED_FOLDERS = {".git", ".cache", "__pycache__"}
 PLACEHOLDER = re.compile(r"[<>*$|=\\]|\.\.\.|…")    # `schedules/<home>/`, `*_model`, `a|b`: not one path
@@ -135,18 +139,41 @@ def path_problem(word, top_folders, paths):
     return None
 
 
-def hygiene_problems(lines):
-    """(line number, problem) for what a hand-written page about the design as it is must not hold."""
+def generated_lines(lines):
+    """(the numbers of the lines strictly between a begin marker line and the next end marker line,
+    (line number, problem) for each marker without its pair, which exempts no line)."""
+    inside, problems, begin, pending = set(), [], None, []
+    for number, line in enumerate(lines, 1):
+        if line.strip() == REGION_BEGIN:
+            if begin is not None:
+                problems.append((begin, "a generated region's begin marker without its end marker"))
+            begin, pending = number, []
+        elif line.strip() == REGION_END:
+            if begin is None:
+                problems.append((number, "a generated region's end marker without its begin marker"))
+            inside.update(pending)
+            begin, pending = None, []
+        elif begin is not None:
+            pending.append(number)
+    if begin is not None:
+        problems.append((begin, "a generated region's begin marker without its end marker"))
+    return inside, problems
+
+
+def hygiene_problems(lines, generated=frozenset()):
+    """(line number, problem) for what a hand-written page about the design as it is must not hold;
+    the `generated` lines (perf/report's region) may name runs, commits and dates."""
     fenced = False
     for number, line in enumerate(lines, 1):
         if FENCE.match(line):
             fenced = not fenced
-        if DATE.search(line):
-            yield number, f"a date ({DATE.search(line).group(0)}): dated entries belong in perf/notes.md"
-        for match in HEX.finditer(line):
-            token = match.group(0)
-            if re.search(r"\d", token) and re.search(r"[a-f]", token):
-                yield number, f"a commit-like hash ({token}): commits belong in perf/notes.md"
+        if number not in generated:
+            if DATE.search(line):
+                yield number, f"a date ({DATE.search(line).group(0)}): dated entries belong in perf/notes.md"
+            for match in HEX.finditer(line):
+                token = match.group(0)
+                if re.search(r"\d", token) and re.search(r"[a-f]", token):
+                    yield number, f"a commit-like hash ({token}): commits belong in perf/notes.md"
         if not fenced and TRIED_HEADING.match(line):
             yield number, "a heading about what was tried: that belongs in perf/notes.md"
         if not fenced and TRIED_PARAGRAPH.match(line):
@@ -171,12 +198,14 @@ def check(root):
             if why:
                 problems.append(f"{page}:{number}: {why}")
         problems += [f"{page}:{number}: {why}" for number, why in link_problems(page, lines, root)]
+        generated, marker_problems = generated_lines(lines)
         if page != GENERATED and page.startswith("docs/"):
-            problems += [f"{page}:{number}: {why}" for number, why in hygiene_problems(lines)]
+            problems += [f"{page}:{number}: {why}" for number, why in marker_problems]
+            problems += [f"{page}:{number}: {why}" for number, why in hygiene_problems(lines, generated)]
         for number, line in enumerate(lines, 1):
             if MACHINE_PATH.search(line):
                 problems.append(f"{page}:{number}: a path of this machine ({line.strip()[:60]}...)")
-            elif page == GENERATED and ABSOLUTE_PATH.search(line):
+            elif (page == GENERATED or number in generated) and ABSOLUTE_PATH.search(line):
                 problems.append(f"{page}:{number}: an absolute path on a generated page "
                                 f"({ABSOLUTE_PATH.search(line).group(1)})")
     return problems

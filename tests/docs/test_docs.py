@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """tests/docs/check_docs.py passes on the docs as they are and fails on each kind of problem planted
 into a copy of them (a path or a link that names nothing, a date, a hash, a section of what was
-tried, a paragraph on one line, a machine's path); and perf/report's header names no machine's
-path."""
+tried, a paragraph on one line, a machine's path, a date or hash just outside a family page's
+generated region, a marker without its pair); and perf/report's header names no machine's path."""
 
 import os
 import subprocess
@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(ROOT, "perf"))
 sys.path.insert(0, HERE)
 
 import check_docs  # noqa: E402
-from report_lib import header  # noqa: E402
+from report_lib import family_pages, header  # noqa: E402
 
 
 class Checked:
@@ -112,6 +112,31 @@ class Docs(unittest.TestCase):
         done = self.plant("docs/perf.md", "- Goals from `perf/runs/goals-2fa872a.json` at commit `2fa872a` "
                                           "on 2026-12-05T15:58:35+00:00.")
         self.assertNotIn("docs/perf.md", done.stdout)
+
+    def test_a_family_pages_generated_region_may_name_its_runs_commits_and_dates(self):
+        done = self.plant("docs/families/norms.md", f"{check_docs.REGION_BEGIN}\nFrom a run in `perf/runs/` "
+                                                    f"at commit `2fa872a` on 2026-12-05.\n{check_docs.REGION_END}")
+        self.assertEqual(done.returncode, 0, done.stdout)
+
+    def test_a_date_or_hash_just_outside_the_region_fails(self):
+        self.assert_caught("docs/families/norms.md", f"{check_docs.REGION_BEGIN}\n{check_docs.REGION_END}\n"
+                                                     "Measured on 2026-12-06.", ["2026-12-06"])
+        self.assert_caught("docs/families/conv.md", f"As of commit 2fa872a:\n{check_docs.REGION_BEGIN}\n"
+                                                    f"{check_docs.REGION_END}", ["2fa872a"])
+
+    def test_a_marker_without_its_pair_fails_and_exempts_nothing(self):
+        done = self.plant("docs/families/norms.md", f"{check_docs.REGION_BEGIN}\nMeasured on 2026-12-06.")
+        self.assertEqual(done.returncode, 1, done.stdout)
+        self.assertIn("begin marker without its end marker", done.stdout)
+        self.assertIn("2026-12-06", done.stdout)
+        self.assert_caught("docs/families/conv.md", check_docs.REGION_END, ["end marker without its begin marker"])
+
+    def test_an_absolute_path_in_the_region_fails(self):
+        self.assert_caught("docs/families/norms.md", f"{check_docs.REGION_BEGIN}\nFrom `/srv/runs/full.json`.\n"
+                                                     f"{check_docs.REGION_END}", ["/srv/runs/full.json", "generated"])
+
+    def test_the_markers_are_the_ones_perf_report_writes(self):
+        self.assertEqual((check_docs.REGION_BEGIN, check_docs.REGION_END), (family_pages.BEGIN, family_pages.END))
 
 
 class ReportHeader(unittest.TestCase):
