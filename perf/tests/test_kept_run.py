@@ -1,14 +1,18 @@
 """Tests of what perf/runs/ keeps: only the run(s) docs/perf.md is generated from (the files its
-"Regenerated with" command names), at most 2 MB together, and docs/perf.md as perf/report makes it
-from them, within the page's line limit. ctest runs these as part of perf.report (test_report.py
-imports the class). Standard library only.
+"Regenerated with" command names), at most 2 MB together, docs/perf.md as perf/report makes it
+from them, within the page's line limit, and the generated region of every family page
+(docs/families/<home>.md) as the same command makes it, which a planted edit in a copy shows the
+check to catch. ctest runs these as part of perf.report (test_report.py imports the class).
+Standard library only.
 
     /usr/bin/python3 -B perf/tests/test_kept_run.py
 """
 
 import importlib.util
 import os
+import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -18,6 +22,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 RUNS = os.path.join(ROOT, "perf", "runs")
 PAGE = os.path.join(ROOT, "docs", "perf.md")
+FAMILIES = os.path.join(ROOT, "docs", "families")
+sys.path.insert(0, os.path.join(ROOT, "perf"))
+
+from report_lib.family_pages import region_of  # noqa: E402
 MAX_BYTES = 2_000_000   # perf/runs/ in total
 MAX_LINES = 300         # docs/perf.md: a row per case and thread count, six matmul families among them
 HAVE_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
@@ -47,6 +55,40 @@ def named_runs(args):
     return {os.path.normpath(a) for a in args if a.endswith(".json")}
 
 
+def with_output(args, out, plots):
+    """perf/report's arguments with --out and --plots set to `out` and `plots`."""
+    args = list(args)
+    for option, value in (("--out", out), ("--plots", plots)):
+        if option in args:
+            args[args.index(option) + 1] = value
+        else:
+            args += [option, value]
+    return args
+
+
+def family_pages(folder):
+    """The family pages of `folder` (docs/families/<home>.md; README.md is the index)."""
+    return sorted(n for n in os.listdir(folder) if n.endswith(".md") and n != "README.md")
+
+
+def stale_family_pages(args, folder):
+    """The pages of `folder` whose generated region is not what perf/report, given `args`, makes of
+    the runs: it runs on a copy of them, beside its page in a temporary docs/."""
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = os.path.join(tmp, "docs", "families")
+        shutil.copytree(folder, copy)
+        made = with_output(args, os.path.join(tmp, "docs", "perf.md"), os.path.join(tmp, "docs", "perf"))
+        subprocess.run([sys.executable, os.path.join(ROOT, "perf", "report"), *made, "--no-plots"], cwd=ROOT,
+                       check=True, capture_output=True, text=True)
+        stale = []
+        for name in family_pages(folder):
+            with open(os.path.join(folder, name), encoding="utf-8") as kept, \
+                 open(os.path.join(copy, name), encoding="utf-8") as regenerated:
+                if region_of(kept.read(), name) != region_of(regenerated.read(), name):
+                    stale.append(name)
+        return stale
+
+
 class KeptRun(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -71,12 +113,7 @@ class KeptRun(unittest.TestCase):
     def test_the_page_is_what_the_report_makes_of_the_kept_runs(self):
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "docs", "perf.md")
-            args = list(self.args)
-            for option, value in (("--out", out), ("--plots", os.path.join(tmp, "docs", "perf"))):
-                if option in args:
-                    args[args.index(option) + 1] = value
-                else:
-                    args += [option, value]
+            args = with_output(self.args, out, os.path.join(tmp, "docs", "perf"))
             if not HAVE_MATPLOTLIB:
                 args.append("--no-plots")   # the plots' lines are left out of the comparison below
             subprocess.run([sys.executable, os.path.join(ROOT, "perf", "report"), *args], cwd=ROOT, check=True,
@@ -86,6 +123,35 @@ class KeptRun(unittest.TestCase):
         self.assertLessEqual(len(made), MAX_LINES)
         self.assertEqual(comparable(made), comparable(self.page.splitlines()),
                          "docs/perf.md is not what perf/report makes of the kept runs: regenerate it")
+
+    def test_every_family_page_has_a_generated_region(self):
+        for name in family_pages(FAMILIES):
+            with open(os.path.join(FAMILIES, name), encoding="utf-8") as f:
+                region_of(f.read(), name)      # raises unless the page holds one pair of markers
+
+    def test_the_family_pages_regions_are_what_the_report_makes_of_the_kept_runs(self):
+        self.assertEqual(stale_family_pages(self.args, FAMILIES), [],
+                         "a family page's generated region is not what perf/report makes of the kept runs: "
+                         "regenerate with the command at the top of docs/perf.md")
+
+    def test_a_planted_edit_in_a_region_is_caught_and_one_in_the_prose_is_not(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            planted = os.path.join(tmp, "families")
+            shutil.copytree(FAMILIES, planted)
+            page = os.path.join(planted, "norms.md")
+            with open(page, encoding="utf-8") as f:
+                text = f.read()
+            region = region_of(text, "norms.md")
+            edited = re.sub(r"\*\*[^*]+\*\*", "**9.99**", region, count=1)   # one time of the table
+            self.assertNotEqual(edited, region)
+            prose = text.replace("## Numbers\n", "## Numbers\n\nA sentence of prose.\n", 1)
+            self.assertNotEqual(prose, text)
+            with open(page, "w", encoding="utf-8") as f:
+                f.write(prose.replace(region, edited, 1))
+            self.assertEqual(stale_family_pages(self.args, planted), ["norms.md"])
+            with open(page, "w", encoding="utf-8") as f:
+                f.write(prose)
+            self.assertEqual(stale_family_pages(self.args, planted), [])
 
 
 if __name__ == "__main__":
