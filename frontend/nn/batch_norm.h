@@ -4,6 +4,7 @@
 // (biased variance, as torch's F.batch_norm(training=True) normalizes).
 #pragma once
 
+#include "frontend/nn/norm_scale.h"
 #include "frontend/nn/scalar.h"
 #include "frontend/node.h"
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "frontend/nn/norm_scale.h"
 #include "frontend/nn/scalar.h"
 #include "frontend/node.h"
 

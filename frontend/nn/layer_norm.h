@@ -2,6 +2,7 @@
 //   mu = mean(x), var = mean((x - mu)^2), out = (x - mu) / sqrt(var + eps) * w + b
 #pragma once
 
+#include "frontend/nn/norm_scale.h"
 #include "frontend/nn/scalar.h"
 #include "frontend/node.h"
 

@@ -1,6 +1,7 @@
 // RMS normalization over the last axis:  out = x * 1 / sqrt(mean(x^2) + eps) * w
 #pragma once
 
+#include "frontend/nn/norm_scale.h"
 #include "frontend/nn/scalar.h"
 #include "frontend/node.h"
 
