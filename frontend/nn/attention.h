@@ -23,6 +23,11 @@
 
 namespace halogen::nn {
 
+namespace ops {
+// What a family built on attention() computes (its Family::op).
+inline constexpr char kAttention[] = "nn.attention";
+}  // namespace ops
+
 namespace names {
 inline constexpr char kAttnScores[] = "attn_scores";     // q.k, [T, G, R, S, 1] before the reduced axis is dropped
 inline constexpr char kAttnLogits[] = "attn_logits";     // the scaled and clamped scores, [T, G, R, S]

@@ -10,6 +10,11 @@
 
 namespace halogen::nn {
 
+namespace ops {
+// What a family built on batch_norm_inference() computes (its Family::op).
+inline constexpr char kBatchNormInference[] = "nn.batch_norm_inference";
+}  // namespace ops
+
 // running_mean, running_var, weight, bias: [C]; weight and bias may be Tensor() for none.
 Tensor batch_norm_inference(const Tensor &x, const Tensor &running_mean, const Tensor &running_var,
                             const Tensor &weight = Tensor(), const Tensor &bias = Tensor(), const Scalar &eps = 1e-5);

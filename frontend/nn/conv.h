@@ -11,6 +11,11 @@
 
 namespace halogen::nn {
 
+namespace ops {
+// What a family built on conv() computes (its Family::op).
+inline constexpr char kConv[] = "nn.conv";
+}  // namespace ops
+
 namespace names {
 // Named for schedules: the zero-padded input (when there is padding) and the reduction.
 inline constexpr char kConvPad[] = "conv_pad";

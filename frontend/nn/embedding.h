@@ -7,6 +7,11 @@
 
 namespace halogen::nn {
 
+namespace ops {
+// What a family built on embedding() computes (its Family::op).
+inline constexpr char kEmbedding[] = "nn.embedding";
+}  // namespace ops
+
 namespace names {
 // Named for schedules: the comparison ids == v, [..., V, 1], and the sum over v, [..., 1, D].
 inline constexpr char kEmbeddingOneHot[] = "embedding_one_hot";

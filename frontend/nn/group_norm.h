@@ -11,6 +11,11 @@
 
 namespace halogen::nn {
 
+namespace ops {
+// What a family built on group_norm() or group_norm_grouped() computes (its Family::op).
+inline constexpr char kGroupNorm[] = "nn.group_norm";
+}  // namespace ops
+
 // C must be divisible by groups: a constant, or a multiple such as 32*CG (ShapeError otherwise).
 // weight, bias: [C] or Tensor().
 Tensor group_norm(const Tensor &x, int64_t groups, const Tensor &weight = Tensor(), const Tensor &bias = Tensor(),

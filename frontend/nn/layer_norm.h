@@ -8,6 +8,11 @@
 
 namespace halogen::nn {
 
+namespace ops {
+// What a family built on layer_norm() computes (its Family::op).
+inline constexpr char kLayerNorm[] = "nn.layer_norm";
+}  // namespace ops
+
 // weight and bias are shaped like the last normalized_ndim axes of x, or Tensor() for none.
 Tensor layer_norm(const Tensor &x, int normalized_ndim, const Tensor &weight = Tensor(),
                   const Tensor &bias = Tensor(), const Scalar &eps = 1e-5);

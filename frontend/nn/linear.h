@@ -8,6 +8,13 @@
 
 namespace halogen::nn {
 
+namespace ops {
+// What a family computes (its Family::op): linear(), on weights as given or as unpack_panels()
+// of packed ones, and pack_panels().
+inline constexpr char kLinear[] = "nn.linear";
+inline constexpr char kPackPanels[] = "nn.pack_panels";
+}  // namespace ops
+
 namespace names {
 // The sum over `in`, shaped [..., out, 1]: what a hand schedule looks for.
 inline constexpr char kLinearSum[] = "linear_sum";

@@ -7,6 +7,11 @@
 
 namespace halogen::nn {
 
+namespace ops {
+// What a family built on rms_norm() computes (its Family::op).
+inline constexpr char kRmsNorm[] = "nn.rms_norm";
+}  // namespace ops
+
 // x: [..., D]; weight: [D] or Tensor() for none.
 Tensor rms_norm(const Tensor &x, const Tensor &weight = Tensor(), const Scalar &eps = 1e-6);
 
