@@ -217,10 +217,10 @@ int run_compare(const CompareOptions &o) {
         json.open(o.json_path);
         if (!json) throw Error(fmt::format("compare: cannot write '{}'", o.json_path));
     }
-    std::vector<Case> cases;
+    std::vector<Case> cases;   // the flags' case, or without flags each family's compare cases
     for (const Family *f : families) {
-        for (Case &c : f->cases(o.args)) {
-            if (!o.args.empty() || c.uses.count("compare")) cases.push_back(std::move(c));
+        for (const CaseArgs &args : o.args.empty() ? f->compare_cases : std::vector<CaseArgs>{o.args}) {
+            for (Case &c : f->cases(args)) cases.push_back(std::move(c));
         }
     }
     if (cases.empty()) throw Error(fmt::format("compare {}: no family there takes these flags' shapes", o.name));

@@ -203,8 +203,9 @@ PeerOps &peer_ops(const BenchCase &c, const Peer &peer, int threads, double budg
     PreparedCase &p = case_buffers(c);
     peer.set_threads(threads);
     PeerOps made;
+    const std::string &op = find_family(c.family()).op;
     for (int64_t b = 0; b < p.buffer_sets(); ++b) {
-        made.ops.push_back(peer.ops(PeerCase{c.family(), p.peer_inputs(b), p.kernel_layout(b).outputs.at(0)}));
+        made.ops.push_back(peer.ops(PeerCase{c.family(), op, p.peer_inputs(b), p.kernel_layout(b).outputs.at(0)}));
     }
     p.first_set();
     for (PeerOp &op : made.ops.at(0)) {
@@ -329,7 +330,7 @@ std::vector<Timed> all_benchmarks(const Options &o) {
             if (o.streaming_sweep) continue;   // halogen's two entries only
             for (const auto &[peer, names] : peer_names) {
                 for (const std::string &op : names) {
-                    if (o.goals && !goal_reference(c.family(), peer->name + ":" + op)) continue;
+                    if (o.goals && !c.goal_reference(peer->name + ":" + op)) continue;
                     add(fmt::format("{}/{}:{}/t{}", c.name, peer->name, op, t),
                         [&c, peer = peer, op, t, b = o.budget_s](benchmark::State &s, bool slow) {
                             time_peer_op(s, c, *peer, op, t, slow, b);
@@ -364,7 +365,7 @@ std::vector<PairGroup> goal_groups(const std::vector<Timed> &benchmarks, const O
     std::set<int> norm_threads;
     for (const BenchCase &c : goals_grid()) {
         for (int t : o.threads) {
-            const auto &only = c.spec.goal_threads;
+            const auto &only = c.goal_threads;
             if (!only.empty() && std::find(only.begin(), only.end(), t) == only.end()) continue;
             PairGroup g{fmt::format("{}/t{}", c.name, t), {}};
             if (std::regex_search(g.label, chosen) == negated) continue;
@@ -375,7 +376,7 @@ std::vector<PairGroup> goal_groups(const std::vector<Timed> &benchmarks, const O
                     g.members.push_back(b);
                 }
             }
-            for (const std::string &limit : c.spec.goal_limits) {
+            for (const std::string &limit : c.goal_limits) {
                 g.members.push_back(*by_name.at(fmt::format("limit:{}/machine/t{}", limit, t)));
                 if (limit == "stream") norm_threads.insert(t);
             }

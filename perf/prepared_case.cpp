@@ -41,11 +41,13 @@ void PreparedCase::next_set() {
     next_set_ = (next_set_ + 1) % in_.sets;
 }
 
-BufferRefs PreparedCase::peer_inputs(int64_t set) const {
+BufferRefs PreparedCase::peer_inputs(int64_t set) {
     BufferRefs refs = kernel_layout(set).inputs;
-    if (!in_.peer_refs.empty()) {
-        for (const auto &[name, ref] : in_.peer_refs.at(set % in_.peer_refs.size())) refs.emplace(name, ref);
+    auto own = peer_inputs_.find(set);
+    if (own == peer_inputs_.end()) {
+        own = peer_inputs_.emplace(set, perf::peer_inputs(find_family(spec_.family()).op, refs)).first;
     }
+    refs.insert(own->second.refs.begin(), own->second.refs.end());
     return refs;
 }
 

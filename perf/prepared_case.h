@@ -10,6 +10,7 @@
 
 #include "frontend/array.h"
 #include "perf/cases.h"
+#include "perf/peers/peer_inputs.h"
 
 namespace halogen::perf {
 
@@ -26,8 +27,9 @@ public:
     const BufferRefs &refs(int64_t set) const { return in_.buffer_sets.empty() ? in_.refs : in_.buffer_sets.at(set); }
     // The same call in the kernel's layout (frontend/contract.h), which the peers take, per buffer set.
     const BoundCall &kernel_layout(int64_t set = 0) const { return kernel_layouts_.at(set); }
-    // What a peer takes for set k: its inputs in the kernel's layout and the case's peer_refs.
-    BufferRefs peer_inputs(int64_t set) const;
+    // What a peer takes for set k: its inputs in the kernel's layout, and beside them the peers'
+    // own (perf/peers/peer_inputs.h), made on first use.
+    BufferRefs peer_inputs(int64_t set);
 
     void first_set();   // the input set results are checked on
     void next_set();    // the next input set (every call pays the same copy, one set or many)
@@ -41,6 +43,7 @@ private:
     CaseInputs in_;
     Array output_, want_;
     std::vector<BoundCall> kernel_layouts_;
+    std::map<int64_t, PeerInputs> peer_inputs_;   // by buffer set
     int64_t next_set_ = 0;
 };
 

@@ -1,14 +1,14 @@
 // What a family is: one op halogen ships as kernels (embedding, layernorm, conv2d, ...). Its home,
-// schedules/<home>/, holds everything about it -- the graph (built with the nn layer), the caller's
-// layouts, the typical extents an autoscheduler plans for, the cases `halogen compare` and perf
-// run it on, and its variants' hand schedules. The registry (registry.def) lists the families and
-// their variants; nothing else in the tree does.
+// schedules/<home>/, holds what it computes and how it is scheduled -- the op and its graph (built
+// with the nn layer), the caller's layouts, the typical extents an autoscheduler plans for, the
+// cases its flags describe (`halogen compare`'s, a smoke test's) and its variants' hand schedules.
+// The registry (registry.def) lists the families and their variants; nothing else in the tree
+// does. Which cases perf times and holds to its goals is perf's (perf/catalogue/).
 #pragma once
 
 #include <functional>
 #include <map>
 #include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -37,16 +37,14 @@ struct CaseInputs {
     Bindings dims;                                // parameters the call sets (GroupNorm's G)
     std::vector<std::shared_ptr<const void>> owners;
     std::vector<int64_t> out_shape;               // the output in the caller's layout
-    // Input sets a timing loop cycles through, one per call (embedding ids that touch more rows
-    // than the caches hold); use_set(k) puts set k in place. One set: nothing to do.
+    // Inputs a loop of calls reads from DRAM (Family::dram_cases) come in sets, one per call.
+    // Input sets cycled in place (embedding ids that touch more rows than the caches hold):
+    // use_set(k) puts set k in place. One set: nothing to do.
     int64_t sets = 1;
     std::function<void(int64_t)> use_set;
-    // Or buffers of their own per call (GEMV weights that together outgrow the caches, so that
-    // every call reads DRAM): call k takes buffer_sets[k % n], where buffer_sets[0] is `refs`.
+    // Or buffers of their own per call (weights or KV caches that together outgrow the caches):
+    // call k takes buffer_sets[k % n], where buffer_sets[0] is `refs`.
     std::vector<BufferRefs> buffer_sets;
-    // Buffers only the peers take (perf/peers/peer.h): a packed family's weights as checkpoints
-    // store them, `weight_unpacked`. Set k's peers take peer_refs[k % n] beside its inputs.
-    std::vector<BufferRefs> peer_refs;
 };
 
 // A smaller call whose time, times `scale`, predicts the whole call's: how `halogen compare` and
@@ -63,7 +61,7 @@ struct Family;
 // One problem a family's kernels run on.
 struct Case {
     std::string family;
-    std::string label;            // "V=128256,D=4096,T=16,ids=hot"; perf names it family:label
+    std::string label;            // "V=128256,D=4096,T=16,ids=hot"; compare and perf name it family:label
     std::function<CaseInputs()> make;
     double flops = 0;             // useful floating-point work of one call (compute-bound families)
     double bytes = 0;             // bytes one O(n) call reads and writes (memory-bound families)
@@ -74,16 +72,6 @@ struct Case {
     // Set when the case needs a graph of its own (a conv geometry the AOT kernels do not take):
     // every variant is JIT-compiled for it.
     std::shared_ptr<const Family> jit;
-    // Where the case is used: "compare" (halogen compare's default), "perf" (the benchmark grid),
-    // "quick" (the regression subset), "goal" (perf's goals), "sweep" (streaming-store sweep),
-    // "tiny" (a few elements: what a peer makes of the family, a smoke test of every variant).
-    std::set<std::string> uses;
-    // perf's goals: the machine limits a goal point is also held against ("stream": the norms'
-    // streaming y = a*x + b; "read-dram" and "fma": a kernel's roofline), and the thread counts it
-    // has (empty: every one).
-    std::vector<std::string> goal_limits;
-    std::vector<int> goal_threads;
-    std::vector<std::string> goal_variants;   // variants a goal compares the default with ("naive")
 };
 
 // A run-time parameter of a family: a rank-0 input with a default (`eps`) or a symbolic dim the
@@ -104,13 +92,27 @@ using CaseArgs = std::map<std::string, std::string>;
 struct Family {
     std::string name;                  // "layernorm"
     std::string home;                  // "norms": its folder, and a name `compare` takes for all of it
+    // The op it computes: the nn function its graph is built with (nn::ops::kLayerNorm,
+    // "nn.layer_norm"). Families of one op take the same inputs, so whatever serves an op (perf's
+    // peers and benchmark catalogue) serves each of them; nothing outside the homes names a family.
+    std::string op;
     Contract contract;                 // the kernel's graph and the caller's layouts
     Bindings typical;                  // typical extents of the symbolic dims (autoscheduler estimates)
     std::vector<CaseOption> options;
     std::vector<Parameter> parameters;
-    // The cases for these flags, or every catalogued case when `args` is empty. ShapeError for
-    // flags that describe no valid problem.
+    // The case these flags describe, a flag left out taking the default its help names: the cases
+    // `halogen compare` runs and perf times are all made here. Empty when the flags describe
+    // another family of the home (a conv shape of another rank); ShapeError for flags that
+    // describe no valid problem or leave out one without a default (conv's --shape).
     std::function<std::vector<Case>(const CaseArgs &args)> cases;
+    // The same case with inputs every call of a loop reads from DRAM (CaseInputs::sets or
+    // buffer_sets: weights or KV caches cycled through copies, ids drawn afresh), and a label that
+    // says so; unset when the family's inputs have no such form.
+    std::function<std::vector<Case>(const CaseArgs &args)> dram_cases;
+    std::vector<CaseArgs> compare_cases;   // the cases `halogen compare` runs without flags
+    // A case of a few elements: every variant's smoke test (tests/registry), and the case perf
+    // reads a peer's operations for the family off.
+    CaseArgs tiny_case;
     std::string notes;                 // for --help: parameters and semantics in a line
     // Families that take ids (embedding): how many of them fall outside the range the family reads
     // a row for, and that range ("[0, 128256)"). Such an id gives a defined result (a zero row);

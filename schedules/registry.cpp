@@ -5,11 +5,7 @@
 #include <fmt/ranges.h>
 
 #include "frontend/errors.h"
-#include "schedules/attention/attention.h"
-#include "schedules/conv/conv.h"
-#include "schedules/embedding/embedding.h"
-#include "schedules/matmul/matmul.h"
-#include "schedules/norms/norms.h"
+#include "registry_homes.h"   // every home's header (schedules/homes.cmake writes it)
 
 namespace halogen {
 

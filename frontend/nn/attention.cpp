@@ -43,9 +43,9 @@ Tensor attention(const Tensor &q, const Tensor &k, const Tensor &v) {
     // scores [T, G, R, S]: q [T, G, R, 1, D] * k [1, G, 1, S, D], summed over D.
     const Tensor kg = reshape(k, {Dim(1), G, Dim(1), S, D});
     const Tensor qs = reshape(q, {T, G, R, Dim(1), D});
-    const Tensor dot = named(reduce_sum(mul(qs, kg), {4}), "attn_scores");
+    const Tensor dot = named(reduce_sum(mul(qs, kg), {4}), names::kAttnScores);
     const Tensor scale = recip(sqrt(dim_const(D, DType::Float32)));
-    const Tensor scores = named(clamp_abs(mul(reshape(dot, {T, G, R, S}), scale), kScoreLimit), "attn_logits");
+    const Tensor scores = named(clamp_abs(mul(reshape(dot, {T, G, R, S}), scale), kScoreLimit), names::kAttnLogits);
 
     // visible[t, s] = s <= (S - T) + t, as [T, 1, 1, S].
     const Tensor t_pos = add(reshape(arange(T), {T, Dim(1), Dim(1), Dim(1)}), dim_const(S - T, DType::Int32));
@@ -53,15 +53,16 @@ Tensor attention(const Tensor &q, const Tensor &k, const Tensor &v) {
 
     // Masked keys take each reduction's identity: -inf for the max, 0 for the sums.
     const Tensor lowest = fconst(-std::numeric_limits<double>::infinity()), zero = fconst(0);
-    const Tensor row_max = named(max(where(visible, scores, lowest), {3}, true), "attn_max");
-    const Tensor e = named(exp(sub(scores, row_max)), "attn_exp");
-    const Tensor row_sum = named(sum(where(visible, e, zero), {3}, true), "attn_sum");
-    const Tensor inv_sum = named(recip(row_sum), "attn_inv_sum");
+    const Tensor row_max = named(max(where(visible, scores, lowest), {3}, true), names::kAttnMax);
+    const Tensor e = named(exp(sub(scores, row_max)), names::kAttnExp);
+    const Tensor row_sum = named(sum(where(visible, e, zero), {3}, true), names::kAttnSum);
+    const Tensor inv_sum = named(recip(row_sum), names::kAttnInvSum);
 
     // out [T, G, R, D]: e [T, G, R, S, 1] * v [1, G, 1, S, D], summed over S, then scaled by 1 / sum.
     const Tensor vg = reshape(v, {Dim(1), G, Dim(1), S, D});
     const Tensor ev = mul(reshape(e, {T, G, R, S, Dim(1)}), vg);
-    const Tensor weighted = named(reduce_sum(where(reshape(visible, {T, Dim(1), Dim(1), S, Dim(1)}), ev, zero), {3}), "attn_out");
+    const Tensor visible_keys = reshape(visible, {T, Dim(1), Dim(1), S, Dim(1)});
+    const Tensor weighted = named(reduce_sum(where(visible_keys, ev, zero), {3}), names::kAttnOut);
     return mul(reshape(weighted, {T, G, R, D}), inv_sum);
 }
 

@@ -14,18 +14,29 @@
 // sums): the lowering then loops over the visible keys only, so a causal prefill computes no score,
 // exp or product of a masked key (halide_gen/compiler/lower.cpp, masked reductions).
 //
-// Named nodes, for hand schedules: "attn_scores" (q.k, [T, G, R, S, 1] before the reduced axis is
-// dropped), "attn_logits" (the scaled and clamped scores, [T, G, R, S]), "attn_max" and "attn_sum"
-// (the softmax's row statistics, [T, G, R, 1]), "attn_inv_sum" (1 / attn_sum, which scales a row's
-// output), "attn_exp" (the unnormalized probabilities, of every key: only the visible ones are
-// read), "attn_out" (the sum over s of e * v, [T, G, R, 1, D]). The division by the row's sum
-// comes after the sum over s, once per output rather than once per key (torch's softmax divides
-// first: the two differ by rounding).
+// The nodes are named for hand schedules (names:: below). The division by the row's sum comes
+// after the sum over s, once per output rather than once per key (torch's softmax divides first:
+// the two differ by rounding).
 #pragma once
 
 #include "frontend/node.h"
 
 namespace halogen::nn {
+
+namespace ops {
+// What a family built on attention() computes (its Family::op).
+inline constexpr char kAttention[] = "nn.attention";
+}  // namespace ops
+
+namespace names {
+inline constexpr char kAttnScores[] = "attn_scores";     // q.k, [T, G, R, S, 1] before the reduced axis is dropped
+inline constexpr char kAttnLogits[] = "attn_logits";     // the scaled and clamped scores, [T, G, R, S]
+inline constexpr char kAttnMax[] = "attn_max";           // the softmax's row maximum, [T, G, R, 1]
+inline constexpr char kAttnExp[] = "attn_exp";           // unnormalized probabilities (only visible keys are read)
+inline constexpr char kAttnSum[] = "attn_sum";           // the softmax's row sum, [T, G, R, 1]
+inline constexpr char kAttnInvSum[] = "attn_inv_sum";    // 1 / attn_sum, which scales a row's output
+inline constexpr char kAttnOut[] = "attn_out";           // the sum over s of e * v, [T, G, R, 1, D]
+}  // namespace names
 
 // ShapeError when the shapes do not fit together; DTypeError unless all are float32.
 Tensor attention(const Tensor &q, const Tensor &k, const Tensor &v);

@@ -1,7 +1,7 @@
 // BatchNorm: per-channel vectors [C] are reshaped to [C, 1, ..., 1] so they broadcast against
 // x [N, C, L...]; then out = (x - mean) * recip(sqrt(var + eps)) * w + b. Training mode takes
 // mean = mean(x, all axes but 1, keepdim) and var = mean((x - mean)^2, same axes).
-// The per-channel factor 1 / sqrt(var + eps) is the node "norm_scale", computed once per channel by schedules.
+// The per-channel factor 1 / sqrt(var + eps) is the node names::kNormScale, computed once per channel by schedules.
 #include "frontend/nn/batch_norm.h"
 
 #include <fmt/format.h>
@@ -34,7 +34,7 @@ void check_x(const Tensor &x) {
 
 Tensor normalize(const Tensor &x, const Tensor &mu, const Tensor &var, const Tensor &weight, const Tensor &bias,
                  const Scalar &eps) {
-    Tensor y = mul(sub(x, mu), named(recip(sqrt(add(var, eps.value))), "norm_scale"));
+    Tensor y = mul(sub(x, mu), named(recip(sqrt(add(var, eps.value))), names::kNormScale));
     if (weight.defined()) y = mul(y, per_channel(weight, x, "weight"));
     if (bias.defined()) y = add(y, per_channel(bias, x, "bias"));
     return y;

@@ -4,10 +4,16 @@
 // (biased variance, as torch's F.batch_norm(training=True) normalizes).
 #pragma once
 
+#include "frontend/nn/norm_scale.h"
 #include "frontend/nn/scalar.h"
 #include "frontend/node.h"
 
 namespace halogen::nn {
+
+namespace ops {
+// What a family built on batch_norm_inference() computes (its Family::op).
+inline constexpr char kBatchNormInference[] = "nn.batch_norm_inference";
+}  // namespace ops
 
 // running_mean, running_var, weight, bias: [C]; weight and bias may be Tensor() for none.
 Tensor batch_norm_inference(const Tensor &x, const Tensor &running_mean, const Tensor &running_var,

@@ -76,7 +76,7 @@ Tensor conv(const Tensor &x, const Tensor &w, const Tensor &bias, const ConvOpti
     std::vector<int64_t> lo(x.rank(), 0);
     for (std::size_t i = 0; i < n; ++i) lo[2 + i] = padding[i];
     Tensor xw = pad(x, lo, lo, 0.0);
-    if (xw.get() != x.get()) xw = named(xw, "conv_pad");
+    if (xw.get() != x.get()) xw = named(xw, names::kConvPad);
     try {
         for (std::size_t i = 0; i < n; ++i) xw = window(xw, int(2 + 2 * i), R[i], stride[i], dilation[i]);
     } catch (const ViewError &e) {
@@ -111,7 +111,7 @@ Tensor conv(const Tensor &x, const Tensor &w, const Tensor &bias, const ConvOpti
 
     std::vector<int> red;
     for (std::size_t i = 0; i <= n; ++i) red.push_back(int(3 + n + i));
-    Tensor total = named(reduce_sum(mul(xp, wp), red), "conv_sum");   // [N, G, K/G, O1..On, 1 (x n + 1)]
+    Tensor total = named(reduce_sum(mul(xp, wp), red), names::kConvSum);   // [N, G, K/G, O1..On, 1 (x n + 1)]
     Shape out = {N, K};
     out.insert(out.end(), O.begin(), O.end());
     // Two views: the reduced axes dropped ([N, G, K/G, O..]), then K = G x K/G. Autoschedulers plan

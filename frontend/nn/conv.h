@@ -11,6 +11,17 @@
 
 namespace halogen::nn {
 
+namespace ops {
+// What a family built on conv() computes (its Family::op).
+inline constexpr char kConv[] = "nn.conv";
+}  // namespace ops
+
+namespace names {
+// Named for schedules: the zero-padded input (when there is padding) and the reduction.
+inline constexpr char kConvPad[] = "conv_pad";
+inline constexpr char kConvSum[] = "conv_sum";
+}  // namespace names
+
 struct ConvOptions {
     std::vector<int64_t> stride;     // one per spatial axis; empty means all 1
     std::vector<int64_t> padding;    // zero padding on both sides; empty means all 0

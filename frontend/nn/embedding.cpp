@@ -27,9 +27,10 @@ Tensor embedding(const Tensor &ids, const Tensor &weight) {
     Shape id_shape = ids.shape();
     id_shape.push_back(1);
     id_shape.push_back(1);
-    Tensor one_hot = named(eq(reshape(ids, id_shape), reshape(arange(V), {V, 1})), "embedding_one_hot");  // [..., V, 1]
+    // one_hot [..., V, 1], total [..., 1, D]
+    Tensor one_hot = named(eq(reshape(ids, id_shape), reshape(arange(V), {V, 1})), names::kEmbeddingOneHot);
     Tensor zero = weight.dtype() == DType::Int32 ? iconst(0) : fconst(0);
-    Tensor total = named(reduce_sum(where(one_hot, weight, zero), {-2}), "embedding_sum");               // [..., 1, D]
+    Tensor total = named(reduce_sum(where(one_hot, weight, zero), {-2}), names::kEmbeddingSum);
     Shape out = ids.shape();
     out.push_back(weight.shape()[1]);
     return reshape(total, out);                                                                           // [..., D]

@@ -1,7 +1,7 @@
 // GroupNorm: reshape x [N, C, L...] -> [N, G, C/G, L...] (C a multiple of G, possibly symbolic:
 // 32*CG), take mean and biased variance over every axis after G (keepdim), normalize, scale by
 // w and b viewed as [G, C/G], and reshape back to [N, C, L...].
-// The per-group factor 1 / sqrt(var + eps) is the node "norm_scale", computed once per group by schedules.
+// The per-group factor 1 / sqrt(var + eps) is the node names::kNormScale, computed once per group by schedules.
 #include "frontend/nn/group_norm.h"
 
 #include <fmt/format.h>
@@ -31,7 +31,7 @@ Tensor group_norm_grouped(const Tensor &xg, const Tensor &weight, const Tensor &
     for (int k = 2; k < xg.rank(); ++k) axes.push_back(k);
     Tensor xc = sub(xg, mean(xg, axes, true));
     Tensor var = mean(square(xc), axes, true);
-    Tensor y = mul(xc, named(recip(sqrt(add(var, eps.value))), "norm_scale"));
+    Tensor y = mul(xc, named(recip(sqrt(add(var, eps.value))), names::kNormScale));
     if (weight.defined()) y = mul(y, reshape(weight, per_c));
     if (bias.defined()) y = add(y, reshape(bias, per_c));
     return y;

@@ -5,10 +5,16 @@
 
 #include <cstdint>
 
+#include "frontend/nn/norm_scale.h"
 #include "frontend/nn/scalar.h"
 #include "frontend/node.h"
 
 namespace halogen::nn {
+
+namespace ops {
+// What a family built on group_norm() or group_norm_grouped() computes (its Family::op).
+inline constexpr char kGroupNorm[] = "nn.group_norm";
+}  // namespace ops
 
 // C must be divisible by groups: a constant, or a multiple such as 32*CG (ShapeError otherwise).
 // weight, bias: [C] or Tensor().

@@ -1,6 +1,6 @@
 // LayerNorm: mu = mean(x, last axes), xc = x - mu, var = mean(xc * xc), out = xc * recip(sqrt(var + eps)),
 // then * weight and + bias (which broadcast over the leading axes). Only mean/sub/mul/sqrt/recip.
-// The per-row factor 1 / sqrt(var + eps) is the node "norm_scale", computed once per row by schedules.
+// The per-row factor 1 / sqrt(var + eps) is the node names::kNormScale, computed once per row by schedules.
 #include "frontend/nn/layer_norm.h"
 
 #include <fmt/format.h>
@@ -27,7 +27,7 @@ Tensor layer_norm(const Tensor &x, int normalized_ndim, const Tensor &weight, co
     for (int k = x.rank() - normalized_ndim; k < x.rank(); ++k) axes.push_back(k);
     Tensor xc = sub(x, mean(x, axes, true));
     Tensor var = mean(square(xc), axes, true);
-    Tensor y = mul(xc, named(recip(sqrt(add(var, eps.value))), "norm_scale"));
+    Tensor y = mul(xc, named(recip(sqrt(add(var, eps.value))), names::kNormScale));
     if (weight.defined()) y = mul(y, weight);
     if (bias.defined()) y = add(y, bias);
     return y;

@@ -32,7 +32,7 @@ Tensor linear(const Tensor &x, const Tensor &weight, const Tensor &bias) {
     const Tensor w = weight.dtype() == DType::Float32 ? weight : cast(weight, DType::Float32);
     Shape rows = x.shape();
     rows.insert(rows.end() - 1, Dim(1));                                             // [..., 1, K]
-    Tensor total = named(reduce_sum(mul(reshape(x, rows), w), {-1}), "linear_sum");  // [..., N, 1]
+    Tensor total = named(reduce_sum(mul(reshape(x, rows), w), {-1}), names::kLinearSum);  // [..., N, 1]
     Shape out = x.shape();
     out.back() = weight.shape()[0];
     Tensor y = reshape(total, out);                                                  // [..., N]

@@ -8,9 +8,20 @@
 
 namespace halogen::nn {
 
+namespace ops {
+// What a family computes (its Family::op): linear(), on weights as given or as unpack_panels()
+// of packed ones, and pack_panels().
+inline constexpr char kLinear[] = "nn.linear";
+inline constexpr char kPackPanels[] = "nn.pack_panels";
+}  // namespace ops
+
+namespace names {
+// The sum over `in`, shaped [..., out, 1]: what a hand schedule looks for.
+inline constexpr char kLinearSum[] = "linear_sum";
+}  // namespace names
+
 // x: [..., in] float32; weight: [out, in], float32 or bfloat16 (widened to float32 exactly);
-// bias: [out] or Tensor() for none. Returns [..., out]. The sum over `in` is the node named
-// "linear_sum", shaped [..., out, 1]: what a hand schedule looks for.
+// bias: [out] or Tensor() for none. Returns [..., out]; the sum over `in` is names::kLinearSum.
 Tensor linear(const Tensor &x, const Tensor &weight, const Tensor &bias = Tensor());
 
 // Weights in panels: W [rows*P, K] as [P, K, rows], the `rows` outputs of a panel side by side for

@@ -35,7 +35,7 @@ Tensor rope(const Tensor &x, const Tensor &cos, const Tensor &sin) {
     const Tensor first = sub(mul(x1, c), mul(x2, s));
     const Tensor second = add(mul(x2, c), mul(x1, s));
     const Tensor is_first = lt(reshape(arange(Dim(2)), {Dim(1), Dim(1), Dim(2), Dim(1)}), iconst(1));
-    return reshape(named(where(is_first, first, second), "rope"), {T, H, D});
+    return reshape(named(where(is_first, first, second), names::kRope), {T, H, D});
 }
 
 }  // namespace halogen::nn

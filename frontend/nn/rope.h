@@ -14,6 +14,11 @@
 
 namespace halogen::nn {
 
+namespace names {
+// The rotated rows, [T, H, D] before the output's reshape.
+inline constexpr char kRope[] = "rope";
+}  // namespace names
+
 // x: [T, H, D] float32 with D even; cos, sin: [T, D/2] float32. Returns [T, H, D]. ShapeError
 // when the shapes do not fit.
 Tensor rope(const Tensor &x, const Tensor &cos, const Tensor &sin);

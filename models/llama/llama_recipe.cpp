@@ -1,6 +1,8 @@
 // The llama recipe (llama_recipe.h).
 #include "models/llama/llama_recipe.h"
 
+#include "frontend/nn/attention.h"
+#include "frontend/nn/linear.h"
 #include "halide_gen/compiler/schedule.h"
 #include "schedules/attention/attention.h"
 #include "schedules/matmul/matmul.h"
@@ -15,11 +17,12 @@ Recipe llama_recipe(bool decode_attention) {
     // clamped (Recipe::clamp_inputs); every other schedule reads the same values either way.
     r.clamp_inputs = true;
     r.schedule = [decode_attention](LoweredGraph &lg, const Halide::Target &target) {
-        if (lg.has_func("linear_sum")) return matmuls::projections(lg, target);   // with their prologue and epilogue
-        if (lg.has_func("attn_scores")) {                                         // the attention
+        // The projections with their prologue and epilogue, the attention, the embedding.
+        if (lg.has_func(nn::names::kLinearSum)) return matmuls::projections(lg, target);
+        if (lg.has_func(nn::names::kAttnScores)) {
             return decode_attention ? attention::decode(lg, target) : attention::fused(lg, target);
         }
-        apply_schedule(lg, "simd", target);                               // the embedding
+        apply_schedule(lg, "simd", target);
     };
     return r;
 }

@@ -19,8 +19,12 @@
 #include <fmt/format.h>
 #include <oneapi/dnnl/dnnl.hpp>
 
-#include "frontend/errors.h"
 #include "frontend/bfloat16.h"
+#include "frontend/errors.h"
+#include "frontend/nn/batch_norm.h"
+#include "frontend/nn/conv.h"
+#include "frontend/nn/layer_norm.h"
+#include "frontend/nn/linear.h"
 
 namespace halogen::perf {
 
@@ -102,7 +106,7 @@ PeerOp timed(const std::string &name, const std::string &where, Call call, bool 
     return op;
 }
 
-// conv1d/2d/3d: stride 1, pad 1, with bias; forward inference.
+// conv (of any rank): stride 1, pad 1, with bias; forward inference.
 std::vector<PeerOp> conv_ops(const PeerCase &c, const std::string &where) {
     const BufferRef &x = input(c, "x"), &w = input(c, "weight"), &b = input(c, "bias");
     const memory::dims ones(x.shape.size() - 2, 1);   // strides and paddings, every spatial axis
@@ -151,7 +155,7 @@ double rounded_x_tolerance(const BufferRef &x, const BufferRef &w) {
     return 8.0 * std::sqrt(double(K)) * std::ldexp(1.0, -9) * double(x_max) * double(w_max);
 }
 
-// matmul families: y[M, N] = x[M, K] . W[N, K]^T (+ bias). The weights are reordered once, at setup,
+// linear: y[M, N] = x[M, K] . W[N, K]^T (+ bias). The weights are reordered once, at setup,
 // into the layout oneDNN picks (as a framework packs weights at load time); x and y stay the
 // caller's. A bfloat16 weight multiplies a bfloat16 x: the op converts x each call (oneDNN 2.6 has
 // no float32 x bfloat16 product, and no bfloat16 product at all on a CPU without AVX-512).
@@ -233,14 +237,14 @@ std::vector<PeerOp> batchnorm_ops(const PeerCase &c, const std::string &where) {
 std::vector<PeerOp> ops(const PeerCase &c) {
     const std::string where = shapes(c);
     try {
-        if (c.family.rfind("conv", 0) == 0) return conv_ops(c, where);
-        if (c.family == "layernorm") return layernorm_ops(c, where);
-        if (c.family == "batchnorm") return batchnorm_ops(c, where);
-        if (is_matmul_case(c)) return matmul_ops(c, where);
+        if (c.op == nn::ops::kConv) return conv_ops(c, where);
+        if (c.op == nn::ops::kLayerNorm) return layernorm_ops(c, where);
+        if (c.op == nn::ops::kBatchNormInference) return batchnorm_ops(c, where);
+        if (c.op == nn::ops::kLinear) return matmul_ops(c, where);
     } catch (const dnnl::error &e) {
         throw Error(fmt::format("onednn {}: {}: {}", c.family, where, e.what()));
     }
-    return {};   // rmsnorm, groupnorm, embedding, weight packing: no oneDNN 2.6 primitive
+    return {};   // RMSNorm, GroupNorm, embedding, panel packing, attention: no oneDNN 2.6 primitive
 }
 
 }  // namespace

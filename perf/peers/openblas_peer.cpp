@@ -11,13 +11,14 @@
 #include <fmt/format.h>
 
 #include "frontend/errors.h"
+#include "frontend/nn/linear.h"
 
 namespace halogen::perf {
 
 namespace {
 
 std::vector<PeerOp> ops(const PeerCase &c) {
-    if (!is_matmul_case(c)) return {};
+    if (c.op != nn::ops::kLinear) return {};
     const BufferRef &x = c.inputs.at("x"), &w = unpacked_weight(c);
     if (w.dtype != DType::Float32) return {};   // OpenBLAS has no float32 x bfloat16 product
     const int M = int(x.shape.at(0)), K = int(x.shape.at(1)), N = int(w.shape.at(0));

@@ -1,5 +1,5 @@
 // The OpenBLAS peer: cblas_sgemm, or cblas_sgemv at M = 1, under one name, "sgemm" (Debian's
-// libopenblas-dev, its pthread build), on the matmul families' cases, the weight as checkpoints
+// libopenblas-dev, its pthread build), on the cases of a linear (nn.linear), the weight as checkpoints
 // store it ([N, K], used transposed).
 // Built only when perf/'s CMakeLists.txt finds OpenBLAS.
 #pragma once

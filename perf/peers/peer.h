@@ -15,20 +15,23 @@ namespace halogen::perf {
 
 // A case in the layouts of halogen's kernels (the families' graphs, schedules/<home>/: the
 // caller's tensors viewed with the axes a kernel does not care about collapsed), every buffer
-// dense and row-major:
-//   embedding   ids int32 [T], weight [V, D]                                  -> [T, D]
-//   layernorm   x [R, D], weight [D], bias [D]; eps 1e-5                      -> [R, D]
-//   rmsnorm     x [R, D], weight [D]; out = x / sqrt(mean(x^2) + 1e-6) * w    -> [R, D]
-//   batchnorm   x [N, C, S], mean, var, weight, bias [C]; inference, eps 1e-5 -> [N, C, S]
-//   groupnorm   x [N, G, C/G, S], weight, bias [G, C/G]; G groups, eps 1e-5
-//               (the same memory as x [N, C, S] and weight [C])            -> [N, G, C/G, S]
-//   conv1d/2d/3d x [N, C, L1..Ln], weight [K, C, 3 x n], bias [K]; stride 1, pad 1 -> [N, K, L1..Ln]
-//   matmul, linear x [M, K], weight [N, K] (bias [N])                          -> [M, N]
-//   matmul families of packed weights: x [M, K], the packed weight, and the same weight as checkpoints
-//               store it, [N, K], under `weight_unpacked` (peers only)        -> [M, N]
+// dense and row-major. A peer computes it by the op the family declares (Family::op,
+// frontend/nn/<op>.h), whatever the family:
+//   nn.embedding       ids int32 [T], weight [V, D]                                  -> [T, D]
+//   nn.layer_norm      x [R, D], weight [D], bias [D]; eps 1e-5                      -> [R, D]
+//   nn.rms_norm        x [R, D], weight [D]; out = x / sqrt(mean(x^2) + 1e-6) * w    -> [R, D]
+//   nn.batch_norm_inference  x [N, C, S], mean, var, weight, bias [C]; eps 1e-5      -> [N, C, S]
+//   nn.group_norm      x [N, G, C/G, S], weight, bias [G, C/G]; G groups, eps 1e-5
+//                      (the same memory as x [N, C, S] and weight [C])            -> [N, G, C/G, S]
+//   nn.conv            x [N, C, L1..Ln], weight [K, C, 3 x n], bias [K]; stride 1, pad 1 -> [N, K, L1..Ln]
+//   nn.linear          x [M, K], weight [N, K] (bias [N])                             -> [M, N]
+//                      or x [M, K] and the weight packed, `packed`, beside which the peers take
+//                      it as checkpoints store it, [N, K], under `weight_unpacked` (peer_inputs.h)
+//   nn.pack_panels     (no peer packs panels)
 // The norms' eps comes as a rank-0 input `eps` too; the peers use the families' defaults.
 struct PeerCase {
-    std::string family;
+    std::string family;                        // for messages
+    std::string op;                            // what the peer computes: Family::op
     std::map<std::string, BufferRef> inputs;   // by the family's input names
     BufferRef output;                          // preallocated and touched, in the layout above
 };
@@ -61,10 +64,7 @@ namespace halogen::perf {
 
 struct BenchCase;
 
-// A matmul family's case (matmul, linear, and the families of packed weights, whose cases hand the
-// peers the weight as checkpoints store it under `weight_unpacked`).
-bool is_matmul_case(const PeerCase &c);
-// Its weight [N, K] as checkpoints store it: the kernel's own `weight`, or `weight_unpacked`.
+// A linear's weight [N, K] as checkpoints store it: the kernel's own `weight`, or `weight_unpacked`.
 const BufferRef &unpacked_weight(const PeerCase &c);
 
 // The names of the operations `peer` makes for a family, read off the family's tiny case (they do

@@ -6,6 +6,7 @@
 #include "frontend/errors.h"
 
 #include "perf/cases.h"
+#include "perf/peers/peer_inputs.h"
 #include "schedules/registry.h"
 #ifdef HALOGEN_HAVE_TORCH
 #include "perf/peers/torch_peer.h"
@@ -33,13 +34,6 @@ std::vector<Peer> peers() {
     return out;
 }
 
-bool is_matmul_case(const PeerCase &c) {
-    // A product of the matmul home (not a packing): x and the weight as checkpoints store it, the
-    // kernel's own or, for packed panels, the case's `weight_unpacked`.
-    return find_family(c.family).home == "matmul" && c.inputs.count("x") &&
-           (c.inputs.count("weight") || c.inputs.count("weight_unpacked"));
-}
-
 const BufferRef &unpacked_weight(const PeerCase &c) {
     auto it = c.inputs.find("weight_unpacked");
     if (it == c.inputs.end()) it = c.inputs.find("weight");
@@ -53,9 +47,10 @@ std::vector<std::string> peer_op_names(const Peer &peer, const BenchCase &tiny) 
     Array out(f.graph().outputs().at(0).dtype(), in.out_shape);
     const BoundCall call = f.contract.bind(in.refs, {out.ref()}, in.dims);
     BufferRefs inputs = call.inputs;
-    if (!in.peer_refs.empty()) inputs.insert(in.peer_refs[0].begin(), in.peer_refs[0].end());
+    const PeerInputs own = peer_inputs(f.op, inputs);
+    inputs.insert(own.refs.begin(), own.refs.end());
     std::vector<std::string> names;
-    for (const PeerOp &op : peer.ops(PeerCase{tiny.family(), inputs, call.outputs.at(0)})) names.push_back(op.name);
+    for (const PeerOp &op : peer.ops(PeerCase{f.name, f.op, inputs, call.outputs.at(0)})) names.push_back(op.name);
     return names;
 }
 

@@ -44,6 +44,14 @@
 #include <fmt/format.h>
 
 #include "frontend/errors.h"
+#include "frontend/nn/attention.h"
+#include "frontend/nn/batch_norm.h"
+#include "frontend/nn/conv.h"
+#include "frontend/nn/embedding.h"
+#include "frontend/nn/group_norm.h"
+#include "frontend/nn/layer_norm.h"
+#include "frontend/nn/linear.h"
+#include "frontend/nn/rms_norm.h"
 #include "perf/peers/blas_threads.h"
 
 namespace halogen::perf {
@@ -159,7 +167,7 @@ std::vector<PeerOp> groupnorm(const PeerCase &c) {
     })};
 }
 
-// matmul families: torch.nn.functional.linear's kernels on the caller's buffers: mm (no bias) and
+// linear: torch.nn.functional.linear's kernels on the caller's buffers: mm (no bias) and
 // addmm (bias), both with out= and the weight [N, K] used transposed, as Linear stores it.
 std::vector<PeerOp> linear(const PeerCase &c) {
     const BufferRef &wb = unpacked_weight(c);
@@ -174,10 +182,14 @@ std::vector<PeerOp> linear(const PeerCase &c) {
     return {op(c, "mm", [s] { at::mm_out(s->out, s->x, s->w.t()); })};
 }
 
-std::vector<PeerOp> conv(const PeerCase &c, int rank) {
+// conv: x [N, C, L1..Ln], the rank n read off x.
+std::vector<PeerOp> conv(const PeerCase &c) {
     struct State { at::Tensor x, w, b, out; std::vector<int64_t> ones, zeros; };
     auto s = std::make_shared<State>();
-    s->x = wrap(buffer(c, "x")), s->w = wrap(buffer(c, "weight")), s->b = wrap(buffer(c, "bias"));
+    const BufferRef &xb = buffer(c, "x");
+    if (xb.shape.size() < 3) throw ShapeError(fmt::format("libtorch conv: x {} is not [N, C, L1..Ln]", dims_str(xb.shape)));
+    const std::size_t rank = xb.shape.size() - 2;
+    s->x = wrap(xb), s->w = wrap(buffer(c, "weight")), s->b = wrap(buffer(c, "bias"));
     s->out = wrap(c.output);
     s->ones.assign(rank, 1), s->zeros.assign(rank, 0);
     return {op(c, "convolution (allocates)", [s] {
@@ -237,17 +249,15 @@ Peer torch_peer() {
     p.ops = [](const PeerCase &c) -> std::vector<PeerOp> {
         try {
             c10::InferenceMode inference;   // the tensors are inference tensors: no version counters
-            if (c.family == "embedding") return embedding(c);
-            if (c.family == "layernorm") return layernorm(c);
-            if (c.family == "rmsnorm") return rmsnorm(c);
-            if (c.family == "batchnorm") return batchnorm(c);
-            if (c.family == "groupnorm") return groupnorm(c);
-            if (c.family == "conv1d") return conv(c, 1);
-            if (c.family == "conv2d") return conv(c, 2);
-            if (c.family == "conv3d") return conv(c, 3);
-            if (is_matmul_case(c)) return linear(c);
-            if (c.family == "attention") return attention(c);
-            return {};
+            if (c.op == nn::ops::kEmbedding) return embedding(c);
+            if (c.op == nn::ops::kLayerNorm) return layernorm(c);
+            if (c.op == nn::ops::kRmsNorm) return rmsnorm(c);
+            if (c.op == nn::ops::kBatchNormInference) return batchnorm(c);
+            if (c.op == nn::ops::kGroupNorm) return groupnorm(c);
+            if (c.op == nn::ops::kConv) return conv(c);
+            if (c.op == nn::ops::kLinear) return linear(c);
+            if (c.op == nn::ops::kAttention) return attention(c);
+            return {};   // nn.pack_panels: torch has no such op
         } catch (const c10::Error &e) {
             throw Error(fmt::format("libtorch {}: setting up the case failed: {}", c.family, e.what_without_backtrace()));
         }

@@ -1,6 +1,6 @@
-// The attention family's graph, layouts and cases (attention.h). Llama-3.2-1B's shape: H = 32
-// query heads over G = 8 KV heads of D = 64; decode (T = 1) over caches of 1024 and 8192
-// positions, a causal prefill of 2048 tokens, and small odd shapes for compare and the tests.
+// The attention family's graph, layouts and cases (attention.h). By default Llama-3.2-1B's shape:
+// H = 32 query heads over G = 8 KV heads of D = 64, a decode step (T = 1) over a cache of 1024
+// positions.
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -37,7 +37,7 @@ void check(const Shape &s) {
 
 // The cache from DRAM (`dram`): the case cycles through dram_copies() of k and v, and its label
 // says so; otherwise every call reads the same cache, which stays cached when it fits.
-Case make_case(const Shape &s, std::set<std::string> uses, bool dram = false) {
+Case make_case(const Shape &s, bool dram) {
     check(s);
     Case c;
     c.family = "attention";
@@ -54,16 +54,6 @@ Case make_case(const Shape &s, std::set<std::string> uses, bool dram = false) {
     c.tolerance = 2e-5;
     const double flops = c.flops, bytes = c.bytes;
     c.work = [flops, bytes](const Variant &) { return si_number(flops) + "FLOP " + si_number(bytes) + "B"; };
-    c.uses = std::move(uses);
-    // perf's goals hold a decode from DRAM against the read bandwidth and a prefill against the FMA peak.
-    if (dram) {
-        c.goal_limits.push_back("read-dram");
-        c.goal_variants = {"decode"};   // the decode goal: the T = 1 schedule beside fused
-    }
-    if (s.T >= 128) {
-        c.goal_limits.push_back("fma");
-        c.goal_variants = {"naive"};   // the prefill goal: fused against the unfused graph
-    }
     c.make = [s, copies] {
         CaseInputs in;
         auto add = [&](const char *name, std::vector<int64_t> shape, uint32_t seed) {
@@ -89,15 +79,19 @@ Case make_case(const Shape &s, std::set<std::string> uses, bool dram = false) {
     return c;
 }
 
-std::vector<Case> catalogue() {
-    std::vector<Case> cases;
-    cases.push_back(make_case({1, 1024, 32, 8, 64}, {"compare", "perf", "quick"}));
-    cases.push_back(make_case({1, 1024, 32, 8, 64}, {"perf", "goal"}, true));
-    cases.push_back(make_case({1, 8192, 32, 8, 64}, {"perf", "goal"}, true));
-    cases.push_back(make_case({2048, 2048, 32, 8, 64}, {"perf", "goal"}));
-    cases.push_back(make_case({77, 300, 12, 4, 64}, {"compare", "quick"}));   // p0 = 223, odd extents
-    cases.push_back(make_case({3, 5, 6, 2, 16}, {"tiny"}));
-    return cases;
+// The case of compare's flags, its cache from DRAM or not.
+std::vector<Case> cases(const CaseArgs &args, bool dram) {
+    Shape s;
+    s.T = arg_int(args, "t", 1);
+    const int64_t start = arg_int(args, "start", -1);
+    s.S = arg_int(args, "s", start >= 0 ? start + s.T : 1024);
+    if (start >= 0 && start != s.S - s.T) {
+        throw ShapeError(fmt::format("attention: --start {} with --t {} needs --s {}, got {}", start, s.T, start + s.T, s.S));
+    }
+    s.H = arg_int(args, "heads", 32);
+    s.G = arg_int(args, "kv-heads", 8);
+    s.D = arg_int(args, "head-dim", 64);
+    return {make_case(s, dram)};
 }
 
 }  // namespace
@@ -108,6 +102,7 @@ Family family() {
     Family f;
     f.name = "attention";
     f.home = "attention";
+    f.op = nn::ops::kAttention;
     f.contract = Contract("attention", Graph({out}),
                           {{"k", "[G, S, D]"}, {"v", "[G, S, D]"}, {"q", "[T, G*R, D]"}, {"out", "[T, G*R*D]"}});
     f.typical = {{"T", 2048}, {"S", 2048}, {"G", 8}, {"R", 4}, {"D", 64}};
@@ -118,21 +113,11 @@ Family family() {
                  {"heads", "query heads H (default 32)"},
                  {"kv-heads", "KV heads G, dividing H (default 8)"},
                  {"head-dim", "head dim D (default 64)"}};
-    f.cases = [](const CaseArgs &args) {
-        if (args.empty()) return catalogue();
-        Shape s;
-        s.T = arg_int(args, "t", 1);
-        const int64_t start = arg_int(args, "start", -1);
-        s.S = arg_int(args, "s", start >= 0 ? start + s.T : 1024);
-        if (start >= 0 && start != s.S - s.T) {
-            throw ShapeError(fmt::format("attention: --start {} with --t {} needs --s {}, got {}", start, s.T,
-                                         start + s.T, s.S));
-        }
-        s.H = arg_int(args, "heads", 32);
-        s.G = arg_int(args, "kv-heads", 8);
-        s.D = arg_int(args, "head-dim", 64);
-        return std::vector<Case>{make_case(s, {"compare"})};
-    };
+    f.cases = [](const CaseArgs &args) { return cases(args, false); };
+    f.dram_cases = [](const CaseArgs &args) { return cases(args, true); };
+    // A decode step, and 77 queries at position 223 of small odd extents.
+    f.compare_cases = {{}, {{"t", "77"}, {"s", "300"}, {"heads", "12"}, {"kv-heads", "4"}}};
+    f.tiny_case = {{"t", "3"}, {"s", "5"}, {"heads", "6"}, {"kv-heads", "2"}, {"head-dim", "16"}};
     return f;
 }
 

@@ -52,6 +52,7 @@
 #include <algorithm>
 
 #include "frontend/errors.h"
+#include "frontend/nn/attention.h"
 #include "halide_gen/compiler/schedule.h"
 
 namespace halogen::attention {
@@ -90,7 +91,7 @@ constexpr int kQkVectors = 2;   // decode: q.k's partial sums per score, in vect
 // constant in a model's.
 const Node &scores_node(const LoweredGraph &lg) {
     for (const auto &[node, f] : lg.funcs) {
-        if (node->name == "attn_scores") return *node;
+        if (node->name == nn::names::kAttnScores) return *node;
     }
     throw ScheduleError("attention: the group has no attn_scores");
 }
@@ -314,26 +315,26 @@ void fused(LoweredGraph &lg, const Halide::Target &target) {
     const Halide::LoopLevel per_task(out, task), per_token(out, ti);
 
     // q.k for every row of the tile and every key (scores_per_task).
-    Halide::Func scores = lg.func("attn_scores");
+    Halide::Func scores = lg.func(nn::names::kAttnScores);
     scores.compute_at(per_task);
     scores_per_task(lg, scores, target);
 
     // The scaled and clamped scores, once per score: the max and e read them.
-    lg.func("attn_logits").compute_at(per_task).vectorize(lg.vars[3], width, Halide::TailStrategy::GuardWithIf);
+    lg.func(nn::names::kAttnLogits).compute_at(per_task).vectorize(lg.vars[3], width, Halide::TailStrategy::GuardWithIf);
 
     // Row statistics and probabilities, once per row of the tile.
-    Halide::Func mx = lg.func("attn_max"), e = lg.func("attn_exp"), sum = lg.func("attn_sum");
+    Halide::Func mx = lg.func(nn::names::kAttnMax), e = lg.func(nn::names::kAttnExp), sum = lg.func(nn::names::kAttnSum);
     mx.compute_at(per_task);
     for (int k = 0; k < mx.num_update_definitions(); ++k) mx.update(k).unscheduled();
     e.compute_at(per_task).vectorize(lg.vars[3], width, Halide::TailStrategy::GuardWithIf);
     sum.compute_at(per_task);
     sum.update(0).unscheduled();
     // 1 / sum once per row, which scales the row's D outputs.
-    lg.func("attn_inv_sum").compute_at(per_task);
+    lg.func(nn::names::kAttnInvSum).compute_at(per_task);
 
     // The weighted sum, per query: the R heads' sums in registers over blocks of keys
     // (pv_in_registers).
-    Halide::Func acc = lg.func("attn_out");
+    Halide::Func acc = lg.func(nn::names::kAttnOut);
     acc.compute_at(per_token);
     pv_in_registers(acc, lg.vars, head_dim(lg), heads_per_kv(lg), kRowsKeyBlock, target);
 
@@ -355,7 +356,7 @@ void decode(LoweredGraph &lg, const Halide::Target &target) {
     // (independent chains of FMAs), whose lanes are then added by halves, a vector add each. Not
     // atomic().vectorize(): in a Func whose own loop is parallel, that stores each score with a
     // compare-and-swap; nor a loop over the lanes, a chain of scalar adds as long as the vector.
-    Halide::Func scores = lg.func("attn_scores");
+    Halide::Func scores = lg.func(nn::names::kAttnScores);
     const Halide::Var t = v[0], g = v[1], r = v[2], s = v[3], one = v[4];
     const Halide::Var so("s_chunk"), si("s_in"), sb("s_block"), sk("s_key");
     scores.compute_root().split(s, so, si, kChunk, guard).reorder(one, si, r, g, t, so).parallel(so);
@@ -378,11 +379,11 @@ void decode(LoweredGraph &lg, const Halide::Target &target) {
         .parallel(so);
 
     // The row statistics: partial max and sum per chunk, combined.
-    Halide::Func mx = lg.func("attn_max"), sum = lg.func("attn_sum");
+    Halide::Func mx = lg.func(nn::names::kAttnMax), sum = lg.func(nn::names::kAttnSum);
     mx.compute_root();
     const Halide::Func mx_part = per_chunk(mx, mx.rvars(0).back());
     for (int k = 1; k < mx.num_update_definitions(); ++k) mx.update(k).unscheduled();   // the key back to bits
-    Halide::Func e = lg.func("attn_exp");   // [T, G, R, S]: s is its axis 3
+    Halide::Func e = lg.func(nn::names::kAttnExp);   // [T, G, R, S]: s is its axis 3
     e.compute_root()
         .split(v[3], so, si, kChunk, guard)
         .reorder(si, v[2], v[1], v[0], so)
@@ -392,13 +393,13 @@ void decode(LoweredGraph &lg, const Halide::Target &target) {
     const Halide::Func sum_part = per_chunk(sum, sum.rvars(0).back());
 
     // 1 / sum once per row, which scales the row's D outputs.
-    Halide::Func inv_sum = lg.func("attn_inv_sum");
+    Halide::Func inv_sum = lg.func(nn::names::kAttnInvSum);
     inv_sum.compute_root();
 
     // P.V: per chunk (rfactor), per KV head, blocks of kKeyBlock keys: the head's R query rows'
     // weighted sums accumulate in registers over the block's keys
     // (pv_in_registers), then are added to the chunk's partial sums.
-    Halide::Func acc = lg.func("attn_out");   // [T, G, R, 1, D]: d is its axis 4
+    Halide::Func acc = lg.func(nn::names::kAttnOut);   // [T, G, R, 1, D]: d is its axis 4
     acc.compute_root().vectorize(v[4], width, guard);
     Halide::Func part = per_chunk(acc, acc.rvars(0).back());
     part.vectorize(v[4], width, guard);

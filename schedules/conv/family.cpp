@@ -33,8 +33,7 @@ void check_geometry(const std::vector<int64_t> &x, const std::vector<int64_t> &k
     }
 }
 
-Case make_case(const std::vector<int64_t> &x, const std::vector<int64_t> &kernel, int64_t stride, int64_t pad,
-               std::set<std::string> uses) {
+Case make_case(const std::vector<int64_t> &x, const std::vector<int64_t> &kernel, int64_t stride, int64_t pad) {
     check_geometry(x, kernel, stride, pad);
     const int rank = int(x.size()) - 2;
     bool shipped = stride == 1 && pad == 1;
@@ -62,7 +61,6 @@ Case make_case(const std::vector<int64_t> &x, const std::vector<int64_t> &kernel
     c.tolerance = 1e-3 * std::sqrt(window);
     const double flops = c.flops;
     c.work = [flops](const Variant &) { return si_number(flops) + " FLOP"; };
-    c.uses = std::move(uses);
     // An eighth of the first spatial axis (at least one window), over the same memory.
     c.probe = [x, kernel, out, stride, pad](const CaseInputs &in, const Variant &) {
         std::vector<int64_t> xs = x, os = out;
@@ -93,26 +91,11 @@ Case make_case(const std::vector<int64_t> &x, const std::vector<int64_t> &kernel
     return c;
 }
 
-std::vector<Case> catalogue(int rank) {
-    std::vector<Case> cases;
-    if (rank == 1) cases.push_back(make_case({8, 256, 1024}, {256, 3}, 1, 1, {"compare", "perf", "goal"}));
-    if (rank == 2) {
-        cases.push_back(make_case({1, 64, 56, 56}, {64, 3, 3}, 1, 1, {"compare", "perf", "goal", "quick"}));
-        cases.push_back(make_case({8, 64, 56, 56}, {64, 3, 3}, 1, 1, {"perf", "goal"}));
-    }
-    if (rank == 3) cases.push_back(make_case({1, 32, 16, 56, 56}, {32, 3, 3, 3}, 1, 1, {"compare", "perf", "goal"}));
-    std::vector<int64_t> x = {1, 2}, k = {2};
-    x.insert(x.end(), rank, 4);
-    k.insert(k.end(), rank, 3);
-    cases.push_back(make_case(x, k, 1, 1, {"tiny"}));
-    for (Case &c : cases) c.goal_threads = {2};   // conv's goals hold at 2 threads
-    return cases;
-}
-
 Family conv_family(int rank, const Tensor &x, const Tensor &w, const Tensor &bias, const nn::ConvOptions &o) {
     Family f;
     f.name = fmt::format("conv{}d", rank);
     f.home = "conv";
+    f.op = nn::ops::kConv;
     f.contract = Contract(f.name, Graph({nn::conv(x, w, bias, o)}), {{"x", ""}, {"weight", ""}, {"bias", ""}});
     f.notes = "AOT: 3-wide windows, stride 1, padding 1; another window, --stride or --pad is JIT-compiled";
     f.options = {{"shape", "x's shape N x C x L1..Ln, e.g. 1x64x56x56"},
@@ -134,14 +117,13 @@ Family conv_family(int rank, const Tensor &x, const Tensor &w, const Tensor &bia
         return geometry(x, kernel, stride, pad);
     };
     f.cases = [rank](const CaseArgs &args) {
-        if (args.empty()) return catalogue(rank);
         std::vector<int64_t> x = arg_shape(args, "shape", {});
         if (x.empty()) throw ShapeError("conv: --shape N x C x L1..Ln is needed with --kernel, --stride or --pad");
         if (int(x.size()) != rank + 2) return std::vector<Case>{};   // another conv family's shape
         std::vector<int64_t> k = {x[1]};
         k.insert(k.end(), rank, 3);
         k = arg_shape(args, "kernel", k);
-        return std::vector<Case>{make_case(x, k, arg_int(args, "stride", 1), arg_int(args, "pad", 1), {"compare"})};
+        return std::vector<Case>{make_case(x, k, arg_int(args, "stride", 1), arg_int(args, "pad", 1))};
     };
     return f;
 }
@@ -158,6 +140,13 @@ Family shipped(int rank) {
     f.typical = {{"N", 8}, {"C", 256}, {"K", 256}, {"L1", 1024}};
     if (rank == 2) f.typical = {{"N", 1}, {"C", 64}, {"K", 64}, {"L1", 56}, {"L2", 56}};
     if (rank == 3) f.typical = {{"N", 1}, {"C", 32}, {"K", 32}, {"L1", 16}, {"L2", 56}, {"L3", 56}};
+    // compare's: a layer of each rank's typical network, as the AOT kernels take it (3-wide
+    // windows, stride 1, padding 1).
+    const char *const shapes[] = {"8x256x1024", "1x64x56x56", "1x32x16x56x56"};
+    f.compare_cases = {{{"shape", shapes[rank - 1]}}};
+    std::string tiny = "1x2", kernel = "2";
+    for (int k = 0; k < rank; ++k) tiny += "x4", kernel += "x3";
+    f.tiny_case = {{"shape", tiny}, {"kernel", kernel}};
     return f;
 }
 

@@ -33,6 +33,7 @@
 
 #include "halide_gen/compiler/types.h"
 #include "frontend/errors.h"
+#include "frontend/nn/conv.h"
 #include "halide_gen/compiler/host_target.h"
 #include "halide_gen/compiler/schedule.h"
 #include "schedules/conv/conv.h"
@@ -58,10 +59,11 @@ struct ConvGroup {
 
 bool find_conv(const LoweredGraph &lg, ConvGroup &g) {
     const int n = int(lg.output->shape.size()) - 2;
-    if (n < 1 || !lg.has_func("conv_pad") || !lg.has_func("conv_sum") || lg.group.compute_level.size() != 1) return false;
+    if (n < 1 || !lg.has_func(nn::names::kConvPad) || !lg.has_func(nn::names::kConvSum)) return false;
+    if (lg.group.compute_level.size() != 1) return false;
     g.spatial = n;
-    g.reduce = lg.func("conv_sum");   // [N, G, K/G, O1..On, C/G, R1..Rn], reduced over the last n + 1 axes
-    g.pad = lg.func("conv_pad");
+    g.reduce = lg.func(nn::names::kConvSum);   // [N, G, K/G, O1..On, C/G, R1..Rn], reduced over the last n + 1 axes
+    g.pad = lg.func(nn::names::kConvPad);
     g.weight = lg.func("weight");
     if (int(g.reduce.rvars(0).size()) != n + 1) {
         throw ScheduleError(fmt::format("{}: conv_sum reduces {} axes, expected {}", lg.who, g.reduce.rvars(0).size(), n + 1));

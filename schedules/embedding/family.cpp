@@ -1,4 +1,4 @@
-// The embedding family's graph, layouts and cases (embedding.h).
+// The embedding family's graph, layouts and cases (embedding.h): llama3-8B's table by default.
 #include <algorithm>
 #include <cstring>
 #include <mutex>
@@ -42,8 +42,9 @@ std::pair<std::shared_ptr<Array>, BufferRef> table(int64_t V, int64_t D) {
 int64_t fresh_id_bytes() { return std::max<int64_t>(int64_t(128) << 20, 2 * last_level_cache_bytes()); }
 
 // ids: "hot" (one set: the same rows every call), "fresh" (sets that together touch
-// fresh_id_bytes() of rows, one per call), or a bound N (one set drawn from [0, N)).
-Case make_case(int64_t V, int64_t D, int64_t T, const std::string &ids, std::set<std::string> uses) {
+// fresh_id_bytes() of rows, one per call: the rows come from DRAM), or a bound N (one set drawn
+// from [0, N)).
+Case make_case(int64_t V, int64_t D, int64_t T, const std::string &ids) {
     const bool fresh = ids == "fresh";
     const int64_t ids_max = ids == "hot" || fresh ? V : std::stoll(ids.substr(1));
     if (V < 1 || D < 1 || T < 0 || ids_max < 1 || ids_max > V) {
@@ -59,7 +60,6 @@ Case make_case(int64_t V, int64_t D, int64_t T, const std::string &ids, std::set
     c.work = [=](const Variant &v) {
         return v.probe_first ? si_number(double(T) * double(V) * double(D)) + " MAC" : si_number(double(T) * double(D)) + " copies";
     };
-    c.uses = std::move(uses);
     const int64_t rows = std::min(V, (fresh_id_bytes() + D * 4 - 1) / (D * 4));
     const int64_t sets = fresh && T > 0 ? std::max<int64_t>(4, (rows + T - 1) / T) : 1;
     c.make = [=] {
@@ -92,29 +92,13 @@ Case make_case(int64_t V, int64_t D, int64_t T, const std::string &ids, std::set
     return c;
 }
 
-std::vector<Case> catalogue() {
-    std::vector<Case> cases;
-    const int64_t V = kLlamaVocab, D = kLlamaDim;
-    // Tokens, with hot ids (the same rows every call) and fresh ones: the benchmark grid and its
-    // goals; halogen compare takes the hot ones, and a batch drawn from the first 1024 ids and a
-    // small table besides.
-    for (int64_t T : {1, 16, 128, 2048}) {
-        for (const std::string ids : {"hot", "fresh"}) {
-            std::set<std::string> uses = {"perf", "goal"};
-            if (ids == "hot" && T != 128) uses.insert("compare");
-            if ((T == 128 && ids == "fresh") || (T == 16 && ids == "hot")) uses.insert("quick");
-            cases.push_back(make_case(V, D, T, ids, uses));
-        }
-    }
-    cases.push_back(make_case(V, D, 16, "<1024", {"compare"}));
-    cases.push_back(make_case(1024, D, 16, "hot", {"compare"}));
-    cases.push_back(make_case(8, 4, 2, "hot", {"tiny"}));
-    for (int64_t v : {1024, 4096, 16384, 65536}) cases.push_back(make_case(v, D, 1, "hot", {"perf"}));
-    // Where streaming stores start to pay: 2 to 48 MiB of output.
-    for (int64_t rows : {128, 256, 512, 768, 1024, 1536, 2048, 3072}) {
-        for (const char *ids : {"hot", "fresh"}) cases.push_back(make_case(V, D, rows, ids, {"sweep"}));
-    }
-    return cases;
+// The case of compare's flags, its ids hot or drawn from a bound (--ids-max), or fresh (`dram`).
+std::vector<Case> cases(const CaseArgs &args, bool dram) {
+    const int64_t V = arg_int(args, "vocab", kLlamaVocab), D = arg_int(args, "dim", kLlamaDim);
+    const int64_t T = arg_int(args, "tokens", 16), ids_max = arg_int(args, "ids-max", V);
+    if (dram && ids_max != V) throw ShapeError("embedding: fresh ids are drawn from the whole table, not below --ids-max");
+    const std::string ids = dram ? "fresh" : ids_max == V ? "hot" : fmt::format("<{}", ids_max);
+    return {make_case(V, D, T, ids)};
 }
 
 }  // namespace
@@ -125,6 +109,7 @@ Family family() {
     Family f;
     f.name = "embedding";
     f.home = "embedding";
+    f.op = nn::ops::kEmbedding;
     f.contract = Contract("embedding", Graph({out}), {{"ids", "[*T]"}, {"weight", ""}, {"out", "[*T, D]"}});
     f.typical = {{"T", 16}, {"V", kLlamaVocab}, {"D", kLlamaDim}};
     f.notes = "an id outside [0, V) gives a zero row (the one-hot meaning; run --strict-ids refuses it)";
@@ -141,12 +126,13 @@ Family family() {
                  {"dim", "embedding dim D (default 4096)"},
                  {"tokens", "tokens T (default 16)"},
                  {"ids-max", "ids drawn uniformly from [0, N) (default V)"}};
-    f.cases = [](const CaseArgs &args) {
-        if (args.empty()) return catalogue();
-        const int64_t V = arg_int(args, "vocab", kLlamaVocab), D = arg_int(args, "dim", kLlamaDim);
-        const int64_t T = arg_int(args, "tokens", 16), ids_max = arg_int(args, "ids-max", V);
-        return std::vector<Case>{make_case(V, D, T, ids_max == V ? "hot" : fmt::format("<{}", ids_max), {"compare"})};
-    };
+    f.cases = [](const CaseArgs &args) { return cases(args, false); };
+    f.dram_cases = [](const CaseArgs &args) { return cases(args, true); };
+    // A token, a few and a prefill's worth over llama3-8B's table; a batch drawn from the first
+    // 1024 ids; a small table.
+    f.compare_cases = {{{"tokens", "1"}}, {{"tokens", "16"}}, {{"tokens", "2048"}}, {{"ids-max", "1024"}},
+                       {{"vocab", "1024"}}};
+    f.tiny_case = {{"vocab", "8"}, {"dim", "4"}, {"tokens", "2"}};
     return f;
 }
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "frontend/errors.h"
+#include "frontend/nn/embedding.h"
 #include "schedules/embedding/embedding.h"
 
 namespace halogen::embedding {
@@ -20,7 +21,7 @@ EmbeddingFuncs find(LoweredGraph &lg) {
     if (lg.output->shape.size() != 2) {
         throw ScheduleError(fmt::format("{}: expected a [T, D] group, got {}", lg.who, lg.group.describe()));
     }
-    return {lg.out, lg.func("embedding_sum"), lg.func("embedding_one_hot"), lg.vars[0], lg.vars[1]};
+    return {lg.out, lg.func(nn::names::kEmbeddingSum), lg.func(nn::names::kEmbeddingOneHot), lg.vars[0], lg.vars[1]};
 }
 
 int width(const Halide::Target &target) { return target.natural_vector_size(Halide::Float(32)); }

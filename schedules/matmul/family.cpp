@@ -1,7 +1,7 @@
 // The matmul families' graphs, layouts and cases (matmul.h). Every graph is nn::linear, on the
 // weights as given ([N, K]) or on packed panels seen as [N, K] again (nn::unpack_panels); the
-// packing families are nn::pack_panels. The cases are Llama-3.2-1B's projections: K, N in
-// {2048, 8192} and the 128256 x 2048 lm_head, M from one token (decode) to 512 (prefill).
+// packing families are nn::pack_panels. A case is M tokens through a K -> N projection, by default
+// Llama-3.2-1B's MLP up projection (K = 2048, N = 8192) at one token.
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -24,7 +24,7 @@ namespace halogen::matmuls {
 namespace {
 
 const DType F = DType::Float32;
-constexpr int64_t kLlamaDim = 2048, kLlamaHidden = 8192, kLlamaVocab = 128256;
+constexpr int64_t kLlamaDim = 2048, kLlamaHidden = 8192;
 
 enum class Kind { Plain, Bias, Pack, Packed };
 
@@ -45,7 +45,7 @@ std::shared_ptr<Array> weights(const std::vector<int64_t> &shape, DType t, int64
     if (w) return w;
     if (copy > 0) {
         w = std::make_shared<Array>(*weights(shape, t));
-    } else if (shape.size() == 3) {   // panels: W [N, K] packed, so that the peers can take W itself
+    } else if (shape.size() == 3) {   // panels: the weights [N, K] of the same shape, packed
         const int64_t P = shape[0], K = shape[1], N = P * kPanelRows;
         const std::shared_ptr<Array> rows = weights({N, K}, t);
         w = std::make_shared<Array>(t, shape);
@@ -76,7 +76,7 @@ double tolerance(int64_t K) { return 1e-6 * double(K) + 1e-5; }
 
 // Weights from DRAM (`dram`): the case cycles through dram_copies() of them, and its label says so;
 // otherwise every call reads the same weights, which stay cached when they fit.
-Case make_case(const Spec &s, int64_t M, int64_t K, int64_t N, std::set<std::string> uses, bool dram = false) {
+Case make_case(const Spec &s, int64_t M, int64_t K, int64_t N, bool dram) {
     const bool panels = s.kind == Kind::Pack || s.kind == Kind::Packed;
     if (panels && N % kPanelRows != 0) {
         throw ShapeError(fmt::format("{}: N = {} is not a multiple of {} (the rows of a panel)", s.name, N, kPanelRows));
@@ -87,12 +87,6 @@ Case make_case(const Spec &s, int64_t M, int64_t K, int64_t N, std::set<std::str
     const double wbytes = double(N) * double(K) * double(dtype_size(s.weight));
     const int64_t copies = dram ? dram_copies(wbytes) : 1;
     if (dram) c.label += ",dram";
-    // perf's goals hold a GEMV against the DRAM read bandwidth, a GEMM against the FMA peak, and a
-    // few tokens against both: the slower of reading the weights and doing the FMAs bounds them.
-    if (s.kind != Kind::Pack) {
-        if (dram) c.goal_limits.push_back("read-dram");
-        if (M >= 128 || (dram && M > 1)) c.goal_limits.push_back("fma");
-    }
     if (s.kind == Kind::Pack) {
         c.bytes = 2 * wbytes;
         c.interpreter_work = 3.0 * double(N) * double(K);
@@ -106,7 +100,6 @@ Case make_case(const Spec &s, int64_t M, int64_t K, int64_t N, std::set<std::str
         const double flops = c.flops, bytes = c.bytes;
         c.work = [flops, bytes](const Variant &) { return si_number(flops) + "FLOP " + si_number(bytes) + "B"; };
     }
-    c.uses = std::move(uses);
     const std::string weight_name = s.kind == Kind::Packed ? "packed" : "weight";
     // A sixteenth of the weight rows (whole panels), over the same memory.
     c.probe = [=](const CaseInputs &in, const Variant &) {
@@ -141,52 +134,15 @@ Case make_case(const Spec &s, int64_t M, int64_t K, int64_t N, std::set<std::str
         add(weight_name, weights(shape, s.weight));
         if (s.kind == Kind::Bias) add("bias", std::make_shared<Array>(random_floats({N}, 3)));
         in.out_shape = {M, N};
-        for (int64_t k = 0; k < copies; ++k) {
-            if (k > 0 || copies > 1) {
-                std::shared_ptr<Array> w = weights(shape, s.weight, k);
-                in.buffer_sets.push_back(in.refs);
-                in.buffer_sets.back().at(weight_name) = w->ref();
-                in.owners.push_back(std::move(w));
-            }
-            // The peers take the panels' weights as checkpoints store them (the same values).
-            if (s.kind == Kind::Packed) {
-                std::shared_ptr<Array> w = weights({N, K}, s.weight, k);
-                in.peer_refs.push_back({{"weight_unpacked", w->ref()}});
-                in.owners.push_back(std::move(w));
-            }
+        for (int64_t k = 0; copies > 1 && k < copies; ++k) {
+            std::shared_ptr<Array> w = weights(shape, s.weight, k);
+            in.buffer_sets.push_back(in.refs);
+            in.buffer_sets.back().at(weight_name) = w->ref();
+            in.owners.push_back(std::move(w));
         }
         return in;
     };
     return c;
-}
-
-std::vector<Case> catalogue(const Spec &s) {
-    std::vector<Case> cases;
-    const int64_t D = kLlamaDim, H = kLlamaHidden;
-    if (s.kind == Kind::Pack) {
-        cases.push_back(make_case(s, 1, D, H, {"compare", "perf", "goal", "quick"}));
-        cases.push_back(make_case(s, 1, D, kLlamaVocab, {"perf"}));
-        cases.push_back(make_case(s, 1, 5, 2 * kPanelRows, {"tiny"}));
-        return cases;
-    }
-    // Decode (M = 1), a few tokens (speculative decoding, small batches) and prefill, on the MLP's
-    // up and down projections; the lm_head at decode; the square attention projection. Up to 16
-    // tokens the weights come from DRAM, as in a model; the square one at decode (16 MiB in float32)
-    // is the in-cache figure.
-    for (const auto &[K, N] : {std::pair<int64_t, int64_t>{D, H}, {H, D}}) {
-        for (int64_t M : {1, 4, 8, 16, 128, 512}) {
-            std::set<std::string> uses = {"perf"};
-            if (M != 8) uses.insert("goal");
-            cases.push_back(make_case(s, M, K, N, uses, M <= 16));
-        }
-    }
-    cases.push_back(make_case(s, 1, D, kLlamaVocab, {"perf", "goal"}, true));
-    cases.push_back(make_case(s, 16, D, kLlamaVocab, {"perf"}, true));
-    cases.push_back(make_case(s, 1, D, D, {"perf", "quick"}));
-    cases.push_back(make_case(s, 1, D, H, {"compare"}));
-    cases.push_back(make_case(s, 128, D, D, {"compare", "perf"}));
-    cases.push_back(make_case(s, 3, 5, s.kind == Kind::Packed ? kPanelRows : 7, {"tiny"}));
-    return cases;
 }
 
 Family make_family(const Spec &s) {
@@ -194,6 +150,7 @@ Family make_family(const Spec &s) {
     Family f;
     f.name = s.name;
     f.home = "matmul";
+    f.op = s.kind == Kind::Pack ? nn::ops::kPackPanels : nn::ops::kLinear;
     Tensor x = input("x", F, {M, K});
     switch (s.kind) {
     case Kind::Plain:
@@ -226,11 +183,22 @@ Family make_family(const Spec &s) {
     f.options = {{"m", "tokens M (default 1)"},
                  {"k", "input features K (default 2048)"},
                  {"n", "output features N (default 8192; a multiple of 32 for the packed families)"}};
-    f.cases = [s](const CaseArgs &args) {
-        if (args.empty()) return catalogue(s);
+    auto cases = [s](const CaseArgs &args, bool dram) {
         return std::vector<Case>{make_case(s, arg_int(args, "m", 1), arg_int(args, "k", kLlamaDim),
-                                           arg_int(args, "n", kLlamaHidden), {"compare"})};
+                                           arg_int(args, "n", kLlamaHidden), dram)};
     };
+    f.cases = [cases](const CaseArgs &args) { return cases(args, false); };
+    if (s.kind != Kind::Pack) f.dram_cases = [cases](const CaseArgs &args) { return cases(args, true); };
+    // The MLP's up projection of one token; the packing of its weights, or the square attention
+    // projection of a prefill's 128 tokens.
+    const std::string D = std::to_string(kLlamaDim), H = std::to_string(kLlamaHidden);
+    if (s.kind == Kind::Pack) {
+        f.compare_cases = {{{"k", D}, {"n", H}}};
+        f.tiny_case = {{"k", "5"}, {"n", std::to_string(2 * kPanelRows)}};
+    } else {
+        f.compare_cases = {{{"m", "1"}, {"k", D}, {"n", H}}, {{"m", "128"}, {"k", D}, {"n", D}}};
+        f.tiny_case = {{"m", "3"}, {"k", "5"}, {"n", s.kind == Kind::Packed ? std::to_string(kPanelRows) : "7"}};
+    }
     return f;
 }
 

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "frontend/nn/linear.h"
 #include "halide_gen/compiler/lower.h"
 #include "halide_gen/compiler/types.h"
 
@@ -58,7 +59,7 @@ inline bool find_linear_sums(const LoweredGraph &lg, std::vector<LinearSum> &sum
     const size_t rank = lg.output->shape.size();
     if (rank != 2 && !(rank == 3 && lg.output->shape[2].constant())) return false;
     for (const auto &[node, level] : lg.group.compute_level) {
-        if (node->name != "linear_sum") {
+        if (node->name != nn::names::kLinearSum) {
             if (level > 1) return false;
             statistics.push_back(lg.funcs.at(node));
             continue;

@@ -33,8 +33,7 @@ bool row_norm_family(const std::string &family) { return family == "layernorm" |
 
 // `shape` of the caller's x; every other input is per column (row norms) or per channel. `eps`
 // (NaN: the family's default) and `groups` (GroupNorm) are the call's parameters.
-Case make_case(const std::string &family, const std::vector<int64_t> &shape, std::set<std::string> uses,
-               double eps = NAN, int64_t groups = kGroups) {
+Case make_case(const std::string &family, const std::vector<int64_t> &shape, double eps, int64_t groups) {
     const bool row_norm = row_norm_family(family);
     if (shape.size() < (row_norm ? 1u : 2u)) {
         throw ShapeError(fmt::format("{}: needs a shape {}, got [{}]", family, row_norm ? "[..., D]" : "N x C x spatial...",
@@ -52,8 +51,6 @@ Case make_case(const std::string &family, const std::vector<int64_t> &shape, std
     c.bytes = 2.0 * total * 4;
     c.interpreter_work = 12.0 * total;
     c.work = [total](const Variant &) { return si_number(total) + " elems"; };
-    c.uses = std::move(uses);
-    c.goal_limits = {"stream"};
     // A sixteenth of the rows (row norms) or of the spatial extent, over the same memory.
     c.probe = [shape, row_norm](const CaseInputs &in, const Variant &) {
         const std::size_t axis = row_norm ? 0 : 2;
@@ -90,30 +87,13 @@ Case make_case(const std::string &family, const std::vector<int64_t> &shape, std
     return c;
 }
 
-std::vector<Case> catalogue(const std::string &family) {
-    std::vector<Case> cases;
-    if (row_norm_family(family)) {
-        cases.push_back(make_case(family, {8, 512, 4096}, {"compare", "perf", "goal"}));
-        cases.push_back(make_case(family, {1, 2048, 4096}, {"perf", "goal", "quick"}));
-        // Where streaming stores start to pay: 2 to 48 MiB of output.
-        for (int64_t rows : {128, 256, 512, 768, 1024, 1536, 2048, 3072}) {
-            cases.push_back(make_case(family, {1, rows, 4096}, {"sweep"}));
-        }
-    } else {
-        std::set<std::string> uses = {"compare", "perf", "goal"};
-        if (family == "groupnorm") uses.insert("quick");
-        cases.push_back(make_case(family, {8, 256, 56, 56}, uses));
-    }
-    cases.push_back(make_case(family, row_norm_family(family) ? std::vector<int64_t>{2, 8} : std::vector<int64_t>{1, 32, 2},
-                              {"tiny"}));
-    return cases;
-}
-
-Family norm_family(const std::string &name, const Tensor &out, const std::vector<std::pair<std::string, std::string>> &layouts,
-                   Bindings typical, double eps, const std::string &notes) {
+Family norm_family(const std::string &name, const std::string &op, const Tensor &out,
+                   const std::vector<std::pair<std::string, std::string>> &layouts, Bindings typical, double eps,
+                   const std::string &notes) {
     Family f;
     f.name = name;
     f.home = "norms";
+    f.op = op;
     f.contract = Contract(name, Graph({out}), layouts);
     f.contract.with_default("eps", eps);
     f.parameters.push_back({"eps", "eps", fmt::format("the epsilon added to the variance (default {})", eps)});
@@ -122,14 +102,14 @@ Family norm_family(const std::string &name, const Tensor &out, const std::vector
     f.options = {{"shape", "x's shape, e.g. 8x512x4096 ([..., D]) or 8x256x56x56 (N x C x spatial...)"},
                  {"eps", "the epsilon added to the variance (default: the family's)"}};
     if (name == "groupnorm") f.options.push_back({"groups", "the group count G, dividing C (default 32)"});
-    f.cases = [name](const CaseArgs &args) {
-        if (args.empty()) return catalogue(name);
-        const std::vector<int64_t> shape = arg_shape(args, "shape", name == "layernorm" || name == "rmsnorm"
-                                                                        ? std::vector<int64_t>{8, 512, 4096}
-                                                                        : std::vector<int64_t>{8, 256, 56, 56});
-        return std::vector<Case>{make_case(name, shape, {"compare"}, arg_double(args, "eps", NAN),
+    const bool row_norm = row_norm_family(name);
+    const std::vector<int64_t> shape = row_norm ? std::vector<int64_t>{8, 512, 4096} : std::vector<int64_t>{8, 256, 56, 56};
+    f.cases = [name, shape](const CaseArgs &args) {
+        return std::vector<Case>{make_case(name, arg_shape(args, "shape", shape), arg_double(args, "eps", NAN),
                                            arg_int(args, "groups", kGroups))};
     };
+    f.compare_cases = {{{"shape", shape_label(shape)}}};
+    f.tiny_case = {{"shape", row_norm ? "2x8" : "1x32x2"}};
     return f;
 }
 
@@ -140,14 +120,16 @@ Tensor eps() { return input("eps", F, {}); }
 Family layernorm() {
     const Dim R = Dim::sym("R"), D = Dim::sym("D");
     Tensor out = nn::layer_norm(input("x", F, {R, D}), 1, input("weight", F, {D}), input("bias", F, {D}), eps());
-    return norm_family("layernorm", out, {{"x", "[*R, D]"}, {"weight", ""}, {"bias", ""}, {"eps", ""}, {"out", "[*R, D]"}},
+    return norm_family("layernorm", nn::ops::kLayerNorm, out,
+                       {{"x", "[*R, D]"}, {"weight", ""}, {"bias", ""}, {"eps", ""}, {"out", "[*R, D]"}},
                        {{"R", 4096}, {"D", 4096}}, 1e-5, "over the last axis");
 }
 
 Family rmsnorm() {
     const Dim R = Dim::sym("R"), D = Dim::sym("D");
     Tensor out = nn::rms_norm(input("x", F, {R, D}), input("weight", F, {D}), eps());
-    return norm_family("rmsnorm", out, {{"x", "[*R, D]"}, {"weight", ""}, {"eps", ""}, {"out", "[*R, D]"}},
+    return norm_family("rmsnorm", nn::ops::kRmsNorm, out,
+                       {{"x", "[*R, D]"}, {"weight", ""}, {"eps", ""}, {"out", "[*R, D]"}},
                        {{"R", 4096}, {"D", 4096}}, 1e-6, "over the last axis");
 }
 
@@ -155,7 +137,7 @@ Family batchnorm() {
     const Dim N = Dim::sym("N"), C = Dim::sym("C"), S = Dim::sym("S");
     auto c = [&](const char *n) { return input(n, F, {C}); };
     Tensor out = nn::batch_norm_inference(input("x", F, {N, C, S}), c("mean"), c("var"), c("weight"), c("bias"), eps());
-    return norm_family("batchnorm", out,
+    return norm_family("batchnorm", nn::ops::kBatchNormInference, out,
                        {{"x", "[N, C, *S]"}, {"mean", ""}, {"var", ""}, {"weight", ""}, {"bias", ""}, {"eps", ""},
                         {"out", "[N, C, *S]"}},
                        {{"N", 8}, {"C", 256}, {"S", 3136}}, 1e-5, "inference, running mean and var");
@@ -168,7 +150,7 @@ Family groupnorm() {
     const Dim N = Dim::sym("N"), G = Dim::sym("G"), CG = Dim::sym("CG"), S = Dim::sym("S");
     Tensor out = nn::group_norm_grouped(input("x", F, {N, G, CG, S}), input("weight", F, {G, CG}),
                                         input("bias", F, {G, CG}), eps());
-    Family f = norm_family("groupnorm", out,
+    Family f = norm_family("groupnorm", nn::ops::kGroupNorm, out,
                            {{"x", "[N, G*CG, *S]"}, {"weight", "[G*CG]"}, {"bias", "[G*CG]"}, {"eps", ""},
                             {"out", "[N, G*CG, *S]"}},
                            {{"N", 8}, {"G", kGroups}, {"CG", 8}, {"S", 3136}}, 1e-5, "G groups (--groups, default 32)");

@@ -42,6 +42,7 @@
 #include <string>
 #include <vector>
 
+#include "frontend/nn/norm_scale.h"
 #include "schedules/norms/norms.h"
 
 namespace halogen::norms {
@@ -157,9 +158,9 @@ void fused(LoweredGraph &lg, const Halide::Target &target) {
     // 1 / sqrt(var + eps) once per row (per channel, per group), where its statistics are: inlined,
     // it sits in the normalize loop, and LLVM cannot hoist it out once eps is a load (the store
     // into the output might alias it).
-    if (lg.has_func("norm_scale") && rank >= 2) {
+    if (lg.has_func(nn::names::kNormScale) && rank >= 2) {
         const int level = deepest > 0 ? deepest : rank - 1;
-        lg.func("norm_scale").compute_at(lg.out, loop[level - 1]);
+        lg.func(nn::names::kNormScale).compute_at(lg.out, loop[level - 1]);
     }
 }
 

@@ -1,7 +1,8 @@
 // The registry (schedules/registry.def) is the one list of families and variants, and everything
 // else is made from it: every family x variant is an AOT kernel the build made (and nothing else
 // is), runs on its family's tiny case with the interpreter's numbers, is listed by `halogen run
-// --help`, and is covered by `halogen compare`'s cases and by perf's grid and goals.
+// --help`, and is covered by `halogen compare`'s cases and by perf's grid and goals. Every family
+// declares the op it computes, by which perf's catalogue and peers serve it (perf/catalogue/).
 #include <array>
 #include <cstdio>
 #include <memory>
@@ -10,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "perf/cases.h"
+#include "perf/catalogue/catalogue.h"
 #include "schedules/aot/aot_kernels.h"
 #include "schedules/kernel.h"
 #include "schedules/reference.h"
@@ -31,19 +33,16 @@ TEST(Registry, EveryVariantIsAnAotKernelAndNothingElseIs) {
 
 TEST(Registry, EveryVariantRunsOnItsFamilysTinyCase) {
     for (const Family &f : families()) {
-        int tiny = 0;
-        for (const Case &c : f.cases({})) {
-            if (!c.uses.count("tiny")) continue;
-            ++tiny;
-            CaseInputs in = c.make();
-            const Array want = interpret_call(f, in.refs, in.dims);
-            for (const Variant &v : variants_of(f.name)) {
-                Array got(want.dtype(), in.out_shape);
-                FamilyKernel::aot(f.name, v.name).run(in.refs, got.ref(), in.dims);
-                EXPECT_TRUE(testing::arrays_near(want, got, 1e-4, 1e-4)) << f.name << " " << v.name;
-            }
+        const std::vector<Case> tiny = f.cases(f.tiny_case);
+        ASSERT_EQ(tiny.size(), 1u) << f.name;
+        CaseInputs in = tiny[0].make();
+        const Array want = interpret_call(f, in.refs, in.dims);
+        EXPECT_LE(want.size(), 1024) << f.name << ": a tiny case has a few elements";
+        for (const Variant &v : variants_of(f.name)) {
+            Array got(want.dtype(), in.out_shape);
+            FamilyKernel::aot(f.name, v.name).run(in.refs, got.ref(), in.dims);
+            EXPECT_TRUE(testing::arrays_near(want, got, 1e-4, 1e-4)) << f.name << " " << v.name;
         }
-        EXPECT_EQ(tiny, 1) << f.name;
     }
 }
 
@@ -80,20 +79,59 @@ TEST(Registry, CompareAndPerfCoverEveryFamilyAndVariant) {
     }
     for (const perf::BenchCase &b : perf::goals_grid()) goals[b.family()].insert(b.variants.begin(), b.variants.end());
     for (const Family &f : families()) {
-        int compare = 0;
-        for (const Case &c : f.cases({})) compare += c.uses.count("compare");
-        EXPECT_GE(compare, 1) << f.name << " has no case halogen compare runs";
+        EXPECT_FALSE(f.compare_cases.empty()) << f.name << " has no case halogen compare runs";
+        for (const CaseArgs &args : f.compare_cases) EXPECT_EQ(f.cases(args).size(), 1u) << f.name;
         std::set<std::string> all;
         for (const Variant &v : variants_of(f.name)) all.insert(v.name);
         EXPECT_EQ(grid[f.name], all) << f.name << ": perf's grid times every variant";
-        // The goals time the default, and the variants a goal case names beside it (registered ones).
+        // The goals time the default, and the variants a goal names beside it (registered ones).
         std::set<std::string> goal_variants{default_variant(f.name).name};
-        for (const Case &c : f.cases({})) {
-            if (c.uses.count("goal")) goal_variants.insert(c.goal_variants.begin(), c.goal_variants.end());
+        bool has_goals = false;
+        for (const perf::Benchmark &b : perf::benchmarks_of(f)) {
+            if (!b.grids.count("goal")) continue;
+            has_goals = true;
+            goal_variants.insert(b.goal_variants.begin(), b.goal_variants.end());
         }
-        EXPECT_EQ(goals[f.name], goal_variants) << f.name;
+        if (has_goals) {
+            EXPECT_EQ(goals[f.name], goal_variants) << f.name;
+        }
         for (const std::string &v : goal_variants) EXPECT_TRUE(all.count(v)) << f.name << ": goal variant " << v;
         EXPECT_NO_THROW(perf::tiny_case(f.name)) << f.name;
+    }
+}
+
+// Every family says which nn op it computes, and perf serves it by that op alone: every op perf
+// catalogues is some family's (a catalogue left behind by a renamed op fails here), and a family
+// whose op perf does not catalogue is still timed, on its compare cases (below).
+TEST(Registry, EveryFamilyDeclaresItsOpAndPerfCataloguesOnlyTheirs) {
+    std::set<std::string> ops;
+    for (const Family &f : families()) {
+        EXPECT_EQ(f.op.rfind("nn.", 0), 0u) << f.name << " declares the op '" << f.op << "'";
+        ops.insert(f.op);
+    }
+    const std::vector<std::string> catalogued = perf::catalogued_ops();
+    EXPECT_FALSE(catalogued.empty());
+    for (const std::string &op : catalogued) EXPECT_TRUE(ops.count(op)) << "perf catalogues " << op << ", which no family computes";
+}
+
+// perf/report and perf/baselines key on the benchmark names: no two cases of a grid share one.
+TEST(Registry, PerfCaseNamesAreUniqueInEachGrid) {
+    for (const auto &grid : {perf::benchmark_grid(false), perf::benchmark_grid(true), perf::goals_grid(),
+                             perf::streaming_sweep_grid()}) {
+        EXPECT_FALSE(grid.empty());
+        std::set<std::string> names;
+        for (const perf::BenchCase &b : grid) EXPECT_TRUE(names.insert(b.name).second) << b.name;
+    }
+}
+
+TEST(Registry, AFamilyOfAnOpPerfDoesNotCatalogueIsTimedOnItsCompareCases) {
+    Family f = families().front();
+    f.op = "nn.not_catalogued";
+    const std::vector<perf::Benchmark> benchmarks = perf::benchmarks_of(f);
+    ASSERT_EQ(benchmarks.size(), f.compare_cases.size());
+    for (std::size_t k = 0; k < benchmarks.size(); ++k) {
+        EXPECT_EQ(benchmarks[k].args, f.compare_cases[k]);
+        EXPECT_EQ(benchmarks[k].grids, std::set<std::string>{"perf"});
     }
 }
 
