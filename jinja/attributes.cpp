@@ -92,7 +92,10 @@ Value attribute_of_kind(const Value &obj, const std::string &name, const Limits 
     return Value();
 }
 
-std::string object_name(const Value &obj) { return std::string("'") + type_name(obj) + " object'"; }
+// Jinja's name of an object in its undefined messages: "'dict object'", "'None'".
+std::string object_name(const Value &obj) {
+    return obj.is_none() ? "'None'" : std::string("'") + type_name(obj) + " object'";
+}
 
 }  // namespace
 
@@ -127,7 +130,8 @@ Value get_item(const Value &obj, const Value &key, const Limits &limits) {
         if (found) return method;
         return Value::undefined(object_name(obj) + " has no attribute '" + key.as_string() + "'");
     }
-    return Value::undefined(object_name(obj) + " has no element " + repr(key, limits));
+    const std::string name = object_name(obj);
+    return Value::undefined(name.substr(1, name.size() - 2) + " has no element " + repr(key, limits));
 }
 
 }  // namespace halogen::jinja

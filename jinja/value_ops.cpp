@@ -529,18 +529,18 @@ Value slice(const Value &v, const std::optional<int64_t> &start, const std::opti
 }
 
 Value index(const Value &v, int64_t i) {
+    const int64_t given = i;
     if (v.is_string()) {
         const std::vector<char32_t> chars = utf8::decode(v.as_string());
         const auto n = static_cast<int64_t>(chars.size());
         if (i < 0) i += n;
-        if (i < 0 || i >= n) return Value::undefined("'str object' has no element " + std::to_string(i));
+        if (i < 0 || i >= n) return Value::undefined("str object has no element " + std::to_string(given));
         return Value::string(utf8::encode(chars[static_cast<size_t>(i)]));
     }
     const List &items = v.as_list();
     const auto n = static_cast<int64_t>(items.size());
-    const int64_t given = i;
     if (i < 0) i += n;
-    if (i < 0 || i >= n) return Value::undefined(std::string("'") + type_name(v) + " object' has no element " + std::to_string(given));
+    if (i < 0 || i >= n) return Value::undefined(std::string(type_name(v)) + " object has no element " + std::to_string(given));
     return items[static_cast<size_t>(i)];
 }
 
