@@ -118,6 +118,7 @@ Evaluator::Flow Evaluator::exec_for(const Node &node, std::string &out) {
         ScopeGuard guard(scope_, std::make_shared<Scope>(Scope{scope_, {}}));
         assign(node.targets, items[static_cast<size_t>(i)], node.line);
         Dict loop;
+        loop.entries.reserve(11);
         auto put = [&](const char *key, Value v) { loop.entries.emplace_back(Value::string(key), std::move(v)); };
         put("index", Value::integer(i + 1));
         put("index0", Value::integer(i));
