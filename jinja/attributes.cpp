@@ -107,7 +107,7 @@ Value get_attr(const Value &obj, const std::string &name, const Limits &limits) 
     if (obj.is(Kind::Dict) || obj.is(Kind::Namespace)) {
         if (const Value *v = obj.as_dict().find(name)) return *v;
     }
-    return Value::undefined(object_name(obj) + " has no attribute '" + name + "'");
+    return Value::undefined(object_name(obj) + " has no attribute " + repr(Value::string(name), limits));
 }
 
 Value get_item(const Value &obj, const Value &key, const Limits &limits) {
@@ -128,7 +128,7 @@ Value get_item(const Value &obj, const Value &key, const Limits &limits) {
         bool found;
         Value method = attribute_of_kind(obj, key.as_string(), limits, &found);
         if (found) return method;
-        return Value::undefined(object_name(obj) + " has no attribute '" + key.as_string() + "'");
+        return Value::undefined(object_name(obj) + " has no attribute " + repr(key, limits));
     }
     const std::string name = object_name(obj);
     return Value::undefined(name.substr(1, name.size() - 2) + " has no element " + repr(key, limits));

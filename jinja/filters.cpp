@@ -349,7 +349,7 @@ bool is_filter(const std::string &name) {
 std::string unknown_filter_message(const std::string &name) {
     for (const char *other : kOtherFilters)
         if (name == other) return "the filter '" + name + "' is not supported";
-    return "no filter named '" + name + "'";
+    return "no filter named " + repr(Value::string(name), Limits{});
 }
 
 Value attribute_of(const Value &item, const std::string &path, const Limits &limits) {

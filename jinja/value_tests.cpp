@@ -118,7 +118,7 @@ std::string canonical(const std::string &name) {
 
 bool is_test(const std::string &name) { return test_table().count(canonical(name)) != 0; }
 
-std::string unknown_test_message(const std::string &name) { return "no test named '" + name + "'"; }
+std::string unknown_test_message(const std::string &name) { return "no test named " + repr(Value::string(name), Limits{}); }
 
 bool run_test(const std::string &name, const Value &input, const CallArgs &args, Evaluator &ev) {
     ev.charge(1);
