@@ -23,7 +23,9 @@ std::optional<int64_t> slice_index(const Value &v) {
 Value Evaluator::eval(const Expr &e) {
     Depth depth(*this, e.line);
     try {
-        return eval_inner(e);
+        Value v = eval_inner(e);
+        charge(0);   // the comparisons and searches it did
+        return v;
     } catch (const TemplateError &err) {
         if (err.line() != 0) throw;
         throw TemplateError(e.line, err.detail());
@@ -85,7 +87,7 @@ Value Evaluator::eval_inner(const Expr &e) {
         for (size_t i = 0; i + 1 < e.children.size(); i += 2) {
             Value key = eval(*e.children[i]);
             if (key.is(Value::Kind::List) && !key.is_tuple()) throw TemplateError(e.line, "unhashable type: 'list'");
-            if (key.is(Value::Kind::Dict) || key.is(Value::Kind::Namespace) || key.is_undefined())
+            if (key.is(Value::Kind::Dict) || key.is(Value::Kind::Namespace))
                 throw TemplateError(e.line, std::string("unhashable type: '") + type_name(key) + "'");
             d.set(std::move(key), eval(*e.children[i + 1]));
         }

@@ -41,24 +41,46 @@ List items_of(const Value &v, Evaluator &ev) {
     return items;
 }
 
-// Python's int() of a string: optional sign and spaces, digits with single underscores.
+// Python's int(text, base): spaces around, a sign, a prefix (0x, 0o, 0b) that base 0 reads and
+// bases 16, 8 and 2 allow, digits with single underscores between them. False where Python
+// raises ValueError, or past 64 bits.
 bool parse_int(const std::string &text, int base, int64_t &out) {
     const std::string s = py_strip(text, Value::none(), StripSide::Both);
-    std::string digits;
     size_t i = 0;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) digits += s[i++];
-    if (base == 16 && s.compare(i, 2, "0x") == 0) i += 2;
-    const size_t first = i;
-    for (; i < s.size(); ++i) {
-        if (s[i] == '_' && i > first && i + 1 < s.size() && s[i + 1] != '_') continue;
-        digits += s[i];
+    const bool negative = i < s.size() && s[i] == '-';
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    const char p = i + 1 < s.size() && s[i] == '0' ? static_cast<char>(s[i + 1] | 0x20) : 0;
+    const int prefixed = p == 'x' ? 16 : p == 'o' ? 8 : p == 'b' ? 2 : 0;
+    bool after_prefix = false;
+    if (prefixed && (base == 0 || base == prefixed)) {
+        base = prefixed;
+        i += 2;
+        after_prefix = true;
+    } else if (base == 0) {
+        base = 10;
+        for (size_t k = i; k < s.size() && s[k] != '_'; ++k)   // base 0 refuses leading zeros ("012")
+            if (s[k] != '0') {
+                if (s[i] == '0') return false;
+                break;
+            }
     }
-    if (digits.empty() || digits == "+" || digits == "-") return false;
+    std::string digits;
+    for (; i < s.size(); ++i) {
+        const char c = s[i];
+        if (c == '_') {
+            if ((digits.empty() && !after_prefix) || i + 1 >= s.size() || s[i + 1] == '_') return false;
+            continue;
+        }
+        const int d = (c >= '0' && c <= '9') ? c - '0' : ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ? (c | 0x20) - 'a' + 10 : 99;
+        if (d >= base) return false;
+        digits += c;
+    }
+    if (digits.empty()) return false;
     errno = 0;
     char *end = nullptr;
-    const long long v = std::strtoll(digits.c_str(), &end, base);
-    if (*end != '\0' || errno == ERANGE) return false;
-    out = v;
+    const unsigned long long v = std::strtoull(digits.c_str(), &end, base);
+    if (*end != '\0' || errno == ERANGE || v > (negative ? 9223372036854775808ULL : 9223372036854775807ULL)) return false;
+    out = negative ? static_cast<int64_t>(0 - v) : static_cast<int64_t>(v);
     return true;
 }
 
@@ -126,7 +148,6 @@ Value filter_first(const Value &v, const BoundArgs &, Evaluator &ev) {
 }
 
 Value filter_last(const Value &v, const BoundArgs &, Evaluator &ev) {
-    if (v.is_undefined()) fail_undefined(v);
     const List items = items_of(v, ev);
     return items.empty() ? Value::undefined("No last item, sequence was empty.") : items.back();
 }
@@ -134,12 +155,13 @@ Value filter_last(const Value &v, const BoundArgs &, Evaluator &ev) {
 Value filter_int(const Value &v, const BoundArgs &a, Evaluator &) {
     const Value fallback = a.get_or(0, Value::integer(0));
     const Value base = a.get_or(1, Value::integer(10));
-    if (!base.is_integral() || base.as_int() < 2 || base.as_int() > 36) throw TemplateError(0, "int(): the base must be 2 to 36");
     if (v.is_integral()) return Value::integer(v.as_int());
     double d = 0;
     if (v.is_string()) {
+        // Python's int(text, base); a base it refuses falls through to float(text), as in Jinja.
         int64_t i;
-        if (parse_int(v.as_string(), static_cast<int>(base.as_int()), i)) return Value::integer(i);
+        const bool base_ok = base.is_integral() && (base.as_int() == 0 || (base.as_int() >= 2 && base.as_int() <= 36));
+        if (base_ok && parse_int(v.as_string(), static_cast<int>(base.as_int()), i)) return Value::integer(i);
         if (!parse_float(v.as_string(), d)) return fallback;
     } else if (v.is(Kind::Float)) {
         d = v.as_float();
@@ -176,7 +198,7 @@ Value filter_join(const Value &v, const BoundArgs &a, Evaluator &ev) {
     for (const Value &item : items_of(v, ev)) {
         if (!first) out += sep;
         first = false;
-        out += str(attribute.is_none() ? item : attribute_of(item, str(attribute, ev), ev.limits()), ev);
+        out += str(attribute.is_none() ? item : attribute_of(item, attribute_path(attribute, ev), ev.limits()), ev);
         check_string_size(out.size(), ev.limits());
     }
     ev.charge(static_cast<int64_t>(out.size() / 64));
@@ -211,7 +233,7 @@ Value filter_sum(const Value &v, const BoundArgs &a, Evaluator &ev) {
     const Value attribute = a.get_or(0, Value::none());
     Value total = a.get_or(1, Value::integer(0));
     for (const Value &item : items_of(v, ev))
-        total = binary(BinaryOp::Add, total, attribute.is_none() ? item : attribute_of(item, str(attribute, ev), ev.limits()),
+        total = binary(BinaryOp::Add, total, attribute.is_none() ? item : attribute_of(item, attribute_path(attribute, ev), ev.limits()),
                        ev.limits());
     return total;
 }
@@ -221,7 +243,7 @@ Value filter_unique(const Value &v, const BoundArgs &a, Evaluator &ev) {
     const Value attribute = a.get_or(1, Value::none());
     List out, seen;
     for (const Value &item : items_of(v, ev)) {
-        Value key = attribute.is_none() ? item : attribute_of(item, str(attribute, ev), ev.limits());
+        Value key = attribute.is_none() ? item : attribute_of(item, attribute_path(attribute, ev), ev.limits());
         if (key.is_string() && !case_sensitive) key = Value::string(py_lower(key.as_string()));
         ev.charge(static_cast<int64_t>(seen.size()));
         if (std::any_of(seen.begin(), seen.end(), [&](const Value &s) { return equals(s, key); })) continue;
@@ -259,9 +281,8 @@ Value select_items(const Value &v, const CallArgs &args, Evaluator &ev, bool kee
     size_t next = 0;
     std::string attribute;
     if (by_attribute) {
-        if (args.positional.empty() || !args.positional[0].is_string())
-            throw TemplateError(0, std::string("the filter '") + filter + "' needs an attribute name");
-        attribute = args.positional[0].as_string();
+        if (args.positional.empty()) throw TemplateError(0, std::string("the filter '") + filter + "' needs an attribute name");
+        attribute = attribute_path(args.positional[0], ev);
         next = 1;
     }
     std::string test;
@@ -286,9 +307,9 @@ Value map_items(const Value &v, const CallArgs &args, Evaluator &ev, int line) {
     if (args.positional.empty()) {
         BoundArgs a(args, "the filter 'map'", {"attribute", "default"});
         const Value &attribute = a.get(0);
-        if (!attribute.is_string()) throw TemplateError(0, "the filter 'map' takes attribute= as a string");
+        const std::string path = attribute_path(attribute, ev);
         for (const Value &item : items) {
-            Value got = attribute_of(item, attribute.as_string(), ev.limits());
+            Value got = attribute_of(item, path, ev.limits());
             out.push_back(got.is_undefined() && a.has(1) ? a.get(1) : got);
         }
         return Value::list(std::move(out));
@@ -352,6 +373,11 @@ std::string unknown_filter_message(const std::string &name) {
     return "no filter named " + repr(Value::string(name), Limits{});
 }
 
+std::string attribute_path(const Value &attribute, Evaluator &ev) {
+    if (attribute.is_integral()) return std::to_string(attribute.as_int());
+    return to_str(attribute, ev.limits());
+}
+
 Value attribute_of(const Value &item, const std::string &path, const Limits &limits) {
     Value v = item;
     size_t start = 0;
@@ -367,7 +393,7 @@ Value attribute_of(const Value &item, const std::string &path, const Limits &lim
 }
 
 Value apply_filter(const std::string &name, const Value &input, const CallArgs &args, Evaluator &ev, int line) {
-    ev.charge(1);
+    ev.charge(1 + (input.is_string() ? static_cast<int64_t>(input.as_string().size() / 64) : 0));
     if (name == "map") return map_items(input, args, ev, line);
     if (name == "select" || name == "reject") return select_items(input, args, ev, name == "select", false, name.c_str());
     if (name == "selectattr" || name == "rejectattr")

@@ -21,5 +21,6 @@ Value apply_filter(const std::string &name, const Value &input, const CallArgs &
 // An item's attribute as map/selectattr/join/sum/unique read it: "a.b" or "0" walks into dicts
 // and lists; missing gives undefined.
 Value attribute_of(const Value &item, const std::string &path, const Limits &limits);
+std::string attribute_path(const Value &attribute, Evaluator &ev);   // an attribute= argument as a path
 
 }  // namespace halogen::jinja

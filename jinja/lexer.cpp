@@ -316,7 +316,7 @@ private:
                     if (cp < 0x100) std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(cp));
                     else if (cp < 0x10000) std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(cp));
                     else std::snprintf(buf, sizeof buf, "\\U%08x", static_cast<unsigned>(cp));
-                    out += std::string("\\") + buf;
+                    out += buf;   // the backslash and the escape's letters, as text
                     p = q;
                 } else {
                     out += '\\';

@@ -32,10 +32,12 @@ Depth::Depth(Evaluator &ev, int line) : ev_(ev) {
 
 Evaluator::Evaluator(const Limits &limits, const Variables &variables, const RenderOptions &options)
     : limits_(limits), variables_(variables), options_(options), builtins_(builtin_functions()),
-      scope_(std::make_shared<Scope>()) {}
+      scope_(std::make_shared<Scope>()) {
+    take_work();   // work counted outside a render is not this render's
+}
 
 void Evaluator::charge(int64_t steps) {
-    steps_ += steps;
+    steps_ += steps + take_work();
     if (steps_ > limits_.max_steps)
         throw TemplateError(0, "the render took more than " + std::to_string(limits_.max_steps) +
                                    " steps (the limit; a loop that does not end?)");

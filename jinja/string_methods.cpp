@@ -51,25 +51,25 @@ List split_on(const std::string &s, const std::string &sep, int64_t maxsplit) {
     List out;
     size_t pos = 0;
     for (size_t at; (maxsplit < 0 || static_cast<int64_t>(out.size()) < maxsplit) &&
-                    (at = s.find(sep, pos)) != std::string::npos;
+                    (at = find_text(s, sep, pos)) != std::string::npos;
          pos = at + sep.size())
         out.push_back(Value::string(s.substr(pos, at - pos)));
     out.push_back(Value::string(s.substr(pos)));
     return out;
 }
 
+// rsplit is split from the right: split of the reversed bytes, each piece reversed back. (A
+// match of valid UTF-8 in valid UTF-8 is a match of whole characters either way round.)
 List rsplit_on(const std::string &s, const std::string &sep, int64_t maxsplit) {
     if (sep.empty()) throw TemplateError(0, "str.rsplit(): empty separator");
+    const std::string rs(s.rbegin(), s.rend()), rsep(sep.rbegin(), sep.rend());
     List out;
-    size_t end = s.size();
-    while (maxsplit < 0 || static_cast<int64_t>(out.size()) < maxsplit) {
-        if (end < sep.size()) break;
-        const size_t at = s.rfind(sep, end - sep.size());
-        if (at == std::string::npos) break;
-        out.push_back(Value::string(s.substr(at + sep.size(), end - at - sep.size())));
-        end = at;
-    }
-    out.push_back(Value::string(s.substr(0, end)));
+    size_t pos = 0;
+    for (size_t at; (maxsplit < 0 || static_cast<int64_t>(out.size()) < maxsplit) &&
+                    (at = find_text(rs, rsep, pos)) != std::string::npos;
+         pos = at + rsep.size())
+        out.push_back(Value::string(std::string(rs.rbegin() + static_cast<std::ptrdiff_t>(rs.size() - at), rs.rbegin() + static_cast<std::ptrdiff_t>(rs.size() - pos))));
+    out.push_back(Value::string(std::string(rs.rbegin(), rs.rbegin() + static_cast<std::ptrdiff_t>(rs.size() - pos))));
     std::reverse(out.begin(), out.end());
     return out;
 }
@@ -88,7 +88,7 @@ bool affix_matches(const std::string &s, const Value &affix, bool prefix, const 
 int64_t count_of(const std::string &s, const std::string &sub) {
     if (sub.empty()) return static_cast<int64_t>(utf8::length(s)) + 1;
     int64_t n = 0;
-    for (size_t at = s.find(sub); at != std::string::npos; at = s.find(sub, at + sub.size())) ++n;
+    for (size_t at = find_text(s, sub); at != std::string::npos; at = find_text(s, sub, at + sub.size())) ++n;
     return n;
 }
 
@@ -107,7 +107,9 @@ std::string py_strip(const std::string &s, const Value &chars, StripSide side) {
     }
     const std::vector<char32_t> set = utf8::decode(string_arg(chars, "str.strip()"));
     const std::vector<char32_t> text = utf8::decode(s);
-    auto in_set = [&](char32_t c) { return std::find(set.begin(), set.end(), c) != set.end(); };
+    std::vector<char32_t> sorted = set;
+    std::sort(sorted.begin(), sorted.end());
+    auto in_set = [&](char32_t c) { return std::binary_search(sorted.begin(), sorted.end(), c); };
     size_t begin = 0, end = text.size();
     if (side != StripSide::Right)
         while (begin < end && in_set(text[begin])) ++begin;
@@ -174,7 +176,7 @@ std::string py_replace(const std::string &s, const std::string &old, const std::
         return out;
     }
     size_t pos = 0;
-    for (size_t at; (count < 0 || done < count) && (at = s.find(old, pos)) != std::string::npos; pos = at + old.size(), ++done) {
+    for (size_t at; (count < 0 || done < count) && (at = find_text(s, old, pos)) != std::string::npos; pos = at + old.size(), ++done) {
         put(std::string_view(s).substr(pos, at - pos));
         put(repl);
     }
@@ -222,7 +224,7 @@ Value call_string_method(const std::string &s, const std::string &name, const Ca
     }
     if (name == "find") {
         BoundArgs a(args, what, {"sub"});
-        const size_t at = s.find(string_arg(a.get(0), what));
+        const size_t at = find_text(s, string_arg(a.get(0), what));
         return Value::integer(at == std::string::npos ? -1 : static_cast<int64_t>(utf8::length(s.substr(0, at))));
     }
     if (name == "count") {

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 
 #include "jinja/template_error.h"
@@ -136,6 +137,7 @@ Value repeat(const Value &seq, int64_t n, const Limits &limits) {
     if (n < 0) n = 0;
     if (seq.is_string()) {
         const std::string &s = seq.as_string();
+        if (s.empty() || n == 0) return Value::string("");   // and no loop of n empty appends
         if (!s.empty() && static_cast<uint64_t>(n) > limits.max_string_bytes / s.size() + 1)
             check_string_size(limits.max_string_bytes + 1, limits);
         check_string_size(s.size() * static_cast<size_t>(n), limits);
@@ -145,6 +147,7 @@ Value repeat(const Value &seq, int64_t n, const Limits &limits) {
         return Value::string(std::move(out));
     }
     const List &items = seq.as_list();
+    if (items.empty() || n == 0) return Value::list({}, seq.is_tuple());
     if (!items.empty() && static_cast<uint64_t>(n) > limits.max_list_items / items.size() + 1)
         check_list_size(limits.max_list_items + 1, limits);
     check_list_size(items.size() * static_cast<size_t>(n), limits);
@@ -212,6 +215,27 @@ Value float_pow(double x, double y) {
 
 }  // namespace
 
+namespace {
+thread_local int64_t g_work = 0;
+}  // namespace
+
+void count_work(int64_t units) { g_work += units; }
+
+int64_t take_work() {
+    const int64_t w = g_work;
+    g_work = 0;
+    return w;
+}
+
+size_t find_text(std::string_view text, std::string_view needle, size_t from) {
+    if (from > text.size()) return std::string_view::npos;
+    count_work(static_cast<int64_t>((text.size() - from) / 64));
+    if (needle.size() <= 16) return text.find(needle, from);   // at most 16 compares a position
+    const auto begin = text.begin() + static_cast<std::ptrdiff_t>(from);
+    const auto at = std::search(begin, text.end(), std::boyer_moore_searcher(needle.begin(), needle.end()));
+    return at == text.end() ? std::string_view::npos : static_cast<size_t>(at - text.begin());
+}
+
 void check_string_size(size_t bytes, const Limits &limits) {
     if (bytes > limits.max_string_bytes)
         fail("a string longer than " + std::to_string(limits.max_string_bytes) + " bytes (the limit)");
@@ -241,12 +265,16 @@ bool truthy(const Value &v) {
 }
 
 bool equals(const Value &a, const Value &b) {
+    count_work(1);
     if (a.is_number() && b.is_number()) return compare_numbers(a, b) == 0;
     if (a.kind() != b.kind()) return false;
     switch (a.kind()) {
     case Kind::Undefined: case Kind::None: return true;
-    case Kind::String: return a.as_string() == b.as_string();
+    case Kind::String:
+        count_work(static_cast<int64_t>(a.as_string().size() / 64));
+        return a.as_string() == b.as_string();
     case Kind::List: {
+        if (&a.as_list() == &b.as_list()) return true;   // one list (Python compares items by identity first, too)
         if (a.is_tuple() != b.is_tuple() || a.as_list().size() != b.as_list().size()) return false;
         for (size_t i = 0; i < a.as_list().size(); ++i)
             if (!equals(a.as_list()[i], b.as_list()[i])) return false;
@@ -268,10 +296,12 @@ bool equals(const Value &a, const Value &b) {
 }
 
 int order(const Value &a, const Value &b, const char *op) {
+    count_work(1);
     if (a.is_undefined()) fail_undefined(a);
     if (b.is_undefined()) fail_undefined(b);
     if (a.is_number() && b.is_number()) return compare_numbers(a, b);
     if (a.is_string() && b.is_string()) {
+        count_work(static_cast<int64_t>(std::min(a.as_string().size(), b.as_string().size()) / 64));
         const int c = a.as_string().compare(b.as_string());
         return c < 0 ? -1 : (c > 0 ? 1 : 0);
     }
@@ -292,7 +322,7 @@ bool contains(const Value &container, const Value &item) {
         if (item.is_undefined()) fail_undefined(item);
         if (!item.is_string())
             fail(std::string("'in <string>' requires string as left operand, not ") + type_name(item));
-        return container.as_string().find(item.as_string()) != std::string::npos;
+        return find_text(container.as_string(), item.as_string()) != std::string_view::npos;
     case Kind::List:
         for (const Value &v : container.as_list())
             if (equals(v, item)) return true;

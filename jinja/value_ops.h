@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "jinja/limits.h"
 #include "jinja/value.h"
@@ -39,6 +40,15 @@ List iterate(const Value &v);       // the items a for loop visits: chars, list 
 Value slice(const Value &v, const std::optional<int64_t> &start, const std::optional<int64_t> &stop,
             const std::optional<int64_t> &step);
 Value index(const Value &v, int64_t i);   // v[i] of a list or string; undefined when out of range
+
+// Where `needle` first occurs in `text` at or after `from` (npos if nowhere), in time linear in
+// the text's length (Boyer-Moore for long needles), so that no search in a template is quadratic.
+size_t find_text(std::string_view text, std::string_view needle, size_t from = 0);
+
+// Work done inside comparisons and searches (items compared, 64-byte blocks scanned), which the
+// evaluator adds to its step count: count_work adds, take_work returns the total and resets it.
+void count_work(int64_t units);
+int64_t take_work();
 
 // Throws when a string or list would pass the limits.
 void check_string_size(size_t bytes, const Limits &limits);

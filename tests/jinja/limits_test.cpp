@@ -102,3 +102,24 @@ TEST(JinjaLimits, DeepJsonInputIsAnError) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(JinjaLimits, ComparisonsAndSearchesCountTheirWork) {
+    // An empty sequence repeated a huge number of times is empty at once.
+    EXPECT_EQ(render("{{ ('' * 9223372036854775807) | length }}{{ ([] * 9223372036854775807) | length }}"), "00");
+    Limits limits;
+    limits.max_steps = 1'000'000;
+    // Searching a long string again and again is counted by the bytes scanned: without that, this
+    // loop would be a few thousand steps.
+    EXPECT_TRUE(contains(error_of("{% set s = 'a' * 200000 %}{% for i in range(1000) %}{% if ('a' * 20 ~ 'b') in s %}"
+                                  "{% endif %}{% endfor %}", {}, limits), "took more than 1000000 steps"));
+    // So is comparing long lists again and again, by the items compared.
+    EXPECT_TRUE(contains(error_of("{% set a = range(50000) | list %}{% set b = range(50000) | list %}"
+                                  "{% for i in range(1000) %}{% if a == b %}{% endif %}{% endfor %}", {}, limits),
+                         "took more than 1000000 steps"));
+    EXPECT_EQ(render("{% set a = range(100000) | list %}{% for i in range(3) %}{{ a == a }}{% endfor %}", {}, limits),
+              "TrueTrueTrue");
+}
+
+}  // namespace
