@@ -30,13 +30,12 @@ bool listed(const std::string &name, const char *const *begin, const char *const
     return std::any_of(begin, end, [&](const char *m) { return name == m; });
 }
 
-Value dict_method(const Value &obj, const std::string &name, const Limits &limits) {
+Value dict_method(const Value &obj, const std::string &name) {
     auto bound = [&](auto body) {
         return Value::function("dict." + name,
                                [obj, name, body](const CallArgs &args, Evaluator &ev, int) { return body(obj, name, args, ev); },
                                obj.depth() + 1);
     };
-    (void)limits;
     if (name == "items")
         return bound([](const Value &d, const std::string &n, const CallArgs &args, Evaluator &ev) {
             BoundArgs bound_args(args, "dict." + n + "()", {});
@@ -78,7 +77,7 @@ Value attribute_of_kind(const Value &obj, const std::string &name, const Limits 
             throw TemplateError(0, "the string method '" + name + "' is not supported");
         break;
     case Kind::Dict: {
-        Value m = dict_method(obj, name, limits);
+        Value m = dict_method(obj, name);
         if (m.is(Kind::Function)) return m;
         break;
     }

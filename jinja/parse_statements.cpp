@@ -62,8 +62,7 @@ void Parser::expect_block_end(const char *tag) {
 
 Body Parser::parse_template() {
     Body body;
-    const std::string end = parse_body(body, {}, {"", 0});
-    (void)end;
+    parse_body(body, {}, {"", 0});
     return body;
 }
 

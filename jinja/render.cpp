@@ -169,10 +169,8 @@ Evaluator::Flow Evaluator::exec(const Node &node, std::string &out) {
         }
         case Node::Kind::SetBlock: {
             std::string text;
-            {
-                const Flow flow = exec(node.body, text);
-                (void)flow;
-            }
+            const Flow flow = exec(node.body, text);
+            if (flow != Flow::Normal) return flow;   // a break or continue leaves the loop before the set, as in Jinja
             scope_->set(node.targets[0], Value::string(std::move(text)));
             return Flow::Normal;
         }
