@@ -24,6 +24,9 @@ HALOGEN_PACKAGES=(
   cmake ninja-build g++ pkg-config
   libhalide14-0-dev libisl-dev libfmt-dev libgtest-dev libcli11-dev nlohmann-json3-dev
   libbenchmark-dev python3
+  # Python's jinja2: tests/fixtures/jinja/generate.py renders the chat-template fixtures with it
+  # (the committed fixtures mean the tests themselves need no Python)
+  python3-jinja2
   # perf/'s peers: oneDNN (its CMake config demands OpenCL) and OpenBLAS, which also becomes the
   # BLAS Debian's libtorch calls (libblas.so.3); libtorch itself is installed by scripts/perf.sh
   libdnnl-dev ocl-icd-opencl-dev opencl-c-headers libopenblas-dev

@@ -3,6 +3,7 @@
 one that climbs from a lower layer to a higher one (docs/architecture.md draws them).
 
     frontend/              graph IR, nn layer, grouping, interpreter, contracts   no Halide, no LLVM, no files
+    jinja/                 the Jinja subset of chat templates                     frontend/errors.h only; no Halide
     formats/               .npy, safetensors, checkpoints, graphs in JSON          knows no model; no Halide
     halide_gen/runtime/    the run path, AOT entries, OpenMP loops, host facts   Halide's run-time headers only
     halide_gen/compiler/   lowering, recipes, pipelines, JIT, autoschedulers      Halide
@@ -26,18 +27,20 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 # Each layer, lowest first, with the layers (path prefixes) it may include.
 LAYERS = [
     ("frontend/", ["frontend/"]),
+    ("jinja/", ["frontend/errors.h", "jinja/"]),   # of frontend, only the typed errors
     ("formats/", ["frontend/", "formats/"]),
     ("halide_gen/runtime/", ["frontend/", "halide_gen/runtime/"]),
     ("halide_gen/compiler/", ["frontend/", "halide_gen/runtime/", "halide_gen/compiler/"]),
     ("schedules/", ["frontend/", "halide_gen/", "schedules/"]),
-    ("models/", ["frontend/", "formats/", "halide_gen/", "schedules/", "models/"]),
-    ("cli/", ["frontend/", "formats/", "halide_gen/", "schedules/", "models/", "cli/"]),
-    ("perf/", ["frontend/", "formats/", "halide_gen/", "schedules/", "models/", "perf/"]),
+    ("models/", ["frontend/", "jinja/", "formats/", "halide_gen/", "schedules/", "models/"]),
+    ("cli/", ["frontend/", "jinja/", "formats/", "halide_gen/", "schedules/", "models/", "cli/"]),
+    ("perf/", ["frontend/", "jinja/", "formats/", "halide_gen/", "schedules/", "models/", "perf/"]),
 ]
 # System headers a layer must not include: frontend knows nothing of Halide or LLVM; the run time
 # only Halide's run-time headers (HalideBuffer.h, HalideRuntime.h), not the compiler's Halide.h.
 FORBIDDEN_SYSTEM = {
     "frontend/": re.compile(r"^(Halide|llvm/)"),
+    "jinja/": re.compile(r"^(Halide|llvm/)"),
     "formats/": re.compile(r"^(Halide|llvm/)"),
     "halide_gen/runtime/": re.compile(r"^(Halide\.h|Halide[A-Z][A-Za-z]*Generator|llvm/)"),
 }
@@ -46,7 +49,7 @@ HOMES = "schedules/"   # schedules/<home>/ files include no other home
 # only ones that reach the compiler and the families; the rest -- config, weights, step graph,
 # reference model -- stays free of Halide, so the reference runs without a compiler.
 COMPILED_MODEL_FILE = re.compile(r"^models/[^/]+/[^/]*_(model|recipe)\.(h|cpp)$")
-MODEL_WITHOUT_HALIDE = ["frontend/", "formats/", "models/"]
+MODEL_WITHOUT_HALIDE = ["frontend/", "jinja/", "formats/", "models/"]
 
 
 def layer_of(path):

@@ -12,7 +12,7 @@ import unittest
 HERE = os.path.dirname(os.path.realpath(__file__))
 ROOT = os.path.realpath(os.path.join(HERE, "..", ".."))
 CHECK = os.path.join(HERE, "check_layers.py")
-FOLDERS = ["frontend", "formats", "halide_gen", "schedules", "models", "cli", "perf"]
+FOLDERS = ["frontend", "jinja", "formats", "halide_gen", "schedules", "models", "cli", "perf"]
 
 
 def check(root):
@@ -87,6 +87,23 @@ class Layers(unittest.TestCase):
     def test_a_model_including_another_model_fails(self):
         self.assert_caught("models/mistral/mistral_model.cpp", '#include "models/llama/llama_config.h"',
                            ["includes another model"])
+
+    def test_jinja_including_a_format_fails(self):
+        self.assert_caught("jinja/template.cpp", '#include "formats/npy.h"', ["sits below formats/"])
+
+    def test_jinja_including_the_graph_ir_fails(self):
+        self.assert_caught("jinja/value.cpp", '#include "frontend/graph.h"', ["sits below frontend/"])
+
+    def test_jinja_including_halide_fails(self):
+        self.assert_caught("jinja/lexer.cpp", "#include <Halide.h>", ["may not include"])
+
+    def test_frontend_including_jinja_fails(self):
+        self.assert_caught("frontend/graph.cpp", '#include "jinja/template.h"', ["sits below jinja/"])
+
+    def test_models_cli_and_perf_may_include_jinja(self):
+        for path in ["models/llama/llama_config.cpp", "cli/main.cpp", "perf/cases.cpp"]:
+            done = self.plant(path, '#include "jinja/chat_template.h"')
+            self.assertEqual(done.returncode, 0, path + ": " + done.stdout)
 
     def test_perf_and_cli_stay_apart(self):
         self.assert_caught("perf/cases.cpp", '#include "cli/compare.h"', ["sits below cli/"])
