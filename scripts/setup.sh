@@ -24,6 +24,8 @@ HALOGEN_PACKAGES=(
   cmake ninja-build g++ pkg-config
   libhalide14-0-dev libisl-dev libfmt-dev libgtest-dev libcli11-dev nlohmann-json3-dev
   libbenchmark-dev python3
+  # tokenizer/'s pre-tokenizer patterns: PCRE2 with UTF, Unicode properties and JIT
+  libpcre2-dev
   # perf/'s peers: oneDNN (its CMake config demands OpenCL) and OpenBLAS, which also becomes the
   # BLAS Debian's libtorch calls (libblas.so.3); libtorch itself is installed by scripts/perf.sh
   libdnnl-dev ocl-icd-opencl-dev opencl-c-headers libopenblas-dev

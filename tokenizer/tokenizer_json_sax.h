@@ -1,0 +1,28 @@
+// A tokenizer.json read in one pass with nlohmann-json's SAX parser: model.vocab and
+// model.merges, which hold nearly all of a 9 MB file, go straight into flat lists; everything
+// else becomes a small JSON value for hf_tokenizer_json.cpp to interpret. Strict as
+// formats/strict_json.h: a NUL byte or a key repeated in one object is an error (a token repeated
+// in model.vocab is caught when the vocab is built).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace halogen {
+
+struct TokenizerJsonParts {
+    nlohmann::json rest;   // the whole file except model.vocab and model.merges
+    bool has_vocab = false, has_merges = false;
+    std::vector<std::pair<std::string, int64_t>> vocab;                 // token, id, in file order
+    std::vector<std::pair<std::string, std::string>> merges;            // by rank
+};
+
+// FormatError "<name>: ..." for text that is not JSON, or whose vocab or merges are malformed.
+TokenizerJsonParts parse_tokenizer_json_parts(std::string_view text, const std::string &name);
+
+}  // namespace halogen
