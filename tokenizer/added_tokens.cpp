@@ -2,6 +2,7 @@
 #include "tokenizer/added_tokens.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "tokenizer/regex.h"
 #include "tokenizer/utf8.h"
@@ -46,6 +47,13 @@ AddedTokenMatcher::AddedTokenMatcher(std::vector<AddedToken> tokens) : tokens_(s
         if (tokens_[i].content.empty()) continue;   // Hugging Face ignores an empty added token
         by_first_byte_[static_cast<unsigned char>(tokens_[i].content[0])].push_back(i);
     }
+    int distinct = 0;
+    for (int b = 0; b < 256; ++b) {
+        if (by_first_byte_[static_cast<size_t>(b)].empty()) continue;
+        ++distinct;
+        only_first_byte_ = b;
+    }
+    if (distinct != 1) only_first_byte_ = -1;
     for (auto &list : by_first_byte_)
         std::stable_sort(list.begin(), list.end(),
                          [&](uint32_t a, uint32_t b) { return tokens_[a].content.size() > tokens_[b].content.size(); });
@@ -56,6 +64,11 @@ void AddedTokenMatcher::split(std::string_view text, std::vector<TextPiece> &out
     size_t start_offset = 0;   // the end of the last piece written
     size_t pos = 0;
     while (pos < text.size()) {
+        if (only_first_byte_ >= 0) {
+            const void *p = std::memchr(text.data() + pos, only_first_byte_, text.size() - pos);
+            if (!p) break;
+            pos = static_cast<size_t>(static_cast<const char *>(p) - text.data());
+        }
         const auto &candidates = by_first_byte_[static_cast<unsigned char>(text[pos])];
         const AddedToken *hit = nullptr;
         for (const uint32_t i : candidates) {

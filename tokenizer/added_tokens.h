@@ -33,6 +33,7 @@ public:
 private:
     std::vector<AddedToken> tokens_;
     std::array<std::vector<uint32_t>, 256> by_first_byte_;   // token indices, longest first
+    int only_first_byte_ = -1;   // the first byte of every token, when they share one (memchr finds it)
 };
 
 }  // namespace halogen

@@ -8,8 +8,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <functional>
 
+#include "formats/printable_text.h"
 #include "frontend/errors.h"
 #include "tokenizer/byte_level.h"
 
@@ -17,100 +19,82 @@ namespace halogen {
 
 namespace {
 
-uint64_t pair_key(int32_t a, int32_t b) { return (static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) | static_cast<uint32_t>(b); }
-
-// The cache: pre-token bytes -> a run of ids in one arena. Keys are copied into chunks that never
-// move, so the map can key on string_views.
-constexpr size_t kCacheEntries = 1 << 16;
 constexpr size_t kCacheKeyMax = 256;   // longer pre-tokens are not cached
-constexpr size_t kChunk = 1 << 16;
 
 }  // namespace
 
-struct BpeModel::Cache {
-    std::unordered_map<std::string_view, std::pair<uint32_t, uint32_t>> map;   // -> (offset, count) in ids
-    std::vector<int32_t> ids;
-    std::vector<std::unique_ptr<char[]>> chunks;
-    size_t used_in_chunk = kChunk;
-
-    Cache() { map.reserve(kCacheEntries); }
-
-    void clear() {
-        map.clear();
-        ids.clear();
-        chunks.clear();
-        used_in_chunk = kChunk;
-    }
-
-    std::string_view keep(std::string_view key) {
-        if (used_in_chunk + key.size() > kChunk) {
-            chunks.push_back(std::make_unique<char[]>(kChunk));
-            used_in_chunk = 0;
-        }
-        char *p = chunks.back().get() + used_in_chunk;
-        std::memcpy(p, key.data(), key.size());
-        used_in_chunk += key.size();
-        return {p, key.size()};
-    }
-};
-
 BpeModel::BpeModel(const BpeVocab &vocab)
     : tokens_(vocab.tokens), ignore_merges_(vocab.ignore_merges), fuse_unk_(vocab.fuse_unk),
-      cache_(std::make_unique<Cache>()) {
-    ids_.reserve(tokens_.size() * 2);
-    for (size_t i = 0; i < tokens_.size(); ++i) {
-        if (!ids_.emplace(tokens_[i], static_cast<int32_t>(i)).second)
-            throw FormatError(vocab.source + ": vocab: the token '" + tokens_[i] + "' is given twice (ids " +
-                              std::to_string(ids_[tokens_[i]]) + " and " + std::to_string(i) + ")");
+      cache_(std::make_unique<PieceCache>()) {
+    if (const int64_t repeated = ids_.build(tokens_); repeated >= 0) {
+        const std::string &t = tokens_[static_cast<size_t>(repeated)];
+        throw FormatError(vocab.source + ": vocab: the token '" + printable_text(t, 60) + "' is given twice (ids " +
+                          std::to_string(ids_.find(t)) + " and " + std::to_string(repeated) + ")");
     }
     for (int b = 0; b < 256; ++b) byte_ids_[b] = id_of(byte_level::char_of(static_cast<unsigned char>(b)));
     if (!vocab.unk_token.empty()) {
         unk_id_ = id_of(vocab.unk_token);
         if (unk_id_ < 0) throw FormatError(vocab.source + ": unk_token '" + vocab.unk_token + "' is not in the vocab");
     }
-    merges_.reserve(vocab.merges.size() * 2);
-    std::string joined;
-    for (size_t rank = 0; rank < vocab.merges.size(); ++rank) {
-        const auto &[a, b] = vocab.merges[rank];
-        const int32_t ia = id_of(a), ib = id_of(b);
-        if (ia < 0 || ib < 0)
-            throw FormatError(vocab.source + ": merge " + std::to_string(rank) + " ('" + a + " " + b + "'): '" + (ia < 0 ? a : b) +
-                              "' is not in the vocab");
-        joined.assign(a).append(b);
-        const int32_t id = id_of(joined);
-        if (id < 0)
-            throw FormatError(vocab.source + ": merge " + std::to_string(rank) + " ('" + a + " " + b + "'): the merged token '" +
-                              joined + "' is not in the vocab");
-        // As in Hugging Face, a pair listed twice keeps its last rank.
-        merges_[pair_key(ia, ib)] = {static_cast<uint32_t>(rank), id};
+    merges_.reserve(vocab.merges.size());
+    // Merges are resolved in batches: the hashes of a batch's strings first, with their table
+    // slots prefetched, then the look-ups, so the memory accesses of one batch overlap.
+    constexpr size_t kBatch = 32;
+    uint64_t hashes[2][kBatch];
+    int32_t left[kBatch], right[kBatch];
+    std::string joined[kBatch];
+    const auto &merges = vocab.merges;
+    for (size_t base = 0; base < merges.size(); base += kBatch) {
+        const size_t n = std::min(kBatch, merges.size() - base);
+        for (size_t k = 0; k < n; ++k) {
+            for (int side = 0; side < 2; ++side) {
+                hashes[side][k] = TokenIndex::hash(side ? merges[base + k].second : merges[base + k].first);
+                ids_.prefetch(hashes[side][k]);
+            }
+        }
+        for (size_t k = 0; k < n; ++k) {
+            const auto &[a, b] = merges[base + k];
+            left[k] = ids_.find(a, hashes[0][k]);
+            right[k] = ids_.find(b, hashes[1][k]);
+            if (left[k] < 0 || right[k] < 0)
+                throw FormatError(vocab.source + ": merge " + std::to_string(base + k) + " ('" + printable_text(a, 60) + " " +
+                                  printable_text(b, 60) + "'): '" + printable_text(left[k] < 0 ? a : b, 60) +
+                                  "' is not in the vocab");
+            joined[k].assign(a).append(b);
+            hashes[0][k] = TokenIndex::hash(joined[k]);
+            ids_.prefetch(hashes[0][k]);
+            merges_.prefetch(left[k], right[k]);
+        }
+        for (size_t k = 0; k < n; ++k) {
+            const int32_t id = ids_.find(joined[k], hashes[0][k]);
+            if (id < 0)
+                throw FormatError(vocab.source + ": merge " + std::to_string(base + k) + " ('" +
+                                  printable_text(merges[base + k].first, 60) + " " + printable_text(merges[base + k].second, 60) +
+                                  "'): the merged token '" + printable_text(joined[k], 60) + "' is not in the vocab");
+            // As in Hugging Face, a pair listed twice keeps its last rank.
+            merges_.set(left[k], right[k], {static_cast<uint32_t>(base + k), id});
+        }
     }
 }
 
 BpeModel::~BpeModel() = default;
 
-int32_t BpeModel::id_of(std::string_view token) const {
-    const auto it = ids_.find(token);
-    return it == ids_.end() ? -1 : it->second;
-}
+int32_t BpeModel::id_of(std::string_view token) const { return ids_.find(token); }
 
-size_t BpeModel::cached() const { return cache_->map.size(); }
+size_t BpeModel::cached() const { return cache_->size(); }
 
 void BpeModel::encode(std::string_view raw, std::vector<int32_t> &out) {
     if (raw.empty()) return;
-    Cache &c = *cache_;
-    if (const auto it = c.map.find(raw); it != c.map.end()) {
-        const int32_t *p = c.ids.data() + it->second.first;
-        out.insert(out.end(), p, p + it->second.second);
+    const uint64_t h = PieceCache::hash(raw);
+    uint32_t count = 0;
+    if (const int32_t *ids = cache_->find(raw, h, count)) {
+        out.insert(out.end(), ids, ids + count);
         return;
     }
     const size_t before = out.size();
     merge(raw, out);
-    if (raw.size() <= kCacheKeyMax) {
-        if (c.map.size() >= kCacheEntries) c.clear();
-        const auto offset = static_cast<uint32_t>(c.ids.size());
-        c.ids.insert(c.ids.end(), out.begin() + static_cast<std::ptrdiff_t>(before), out.end());
-        c.map.emplace(c.keep(raw), std::make_pair(offset, static_cast<uint32_t>(out.size() - before)));
-    }
+    if (raw.size() <= kCacheKeyMax)
+        cache_->insert(raw, h, out.data() + before, static_cast<uint32_t>(out.size() - before));
 }
 
 void BpeModel::merge(std::string_view raw, std::vector<int32_t> &out) {
@@ -163,9 +147,9 @@ void BpeModel::merge(std::string_view raw, std::vector<int32_t> &out) {
     auto push_pair = [&](int32_t pos) {
         const int32_t next = symbols[pos].next;
         if (next < 0) return;
-        const auto it = merges_.find(pair_key(symbols[pos].id, symbols[next].id));
-        if (it == merges_.end()) return;
-        heap.push_back({it->second.first, pos, it->second.second});
+        const MergeTable::Merge *m = merges_.find(symbols[pos].id, symbols[next].id);
+        if (!m) return;
+        heap.push_back({m->rank, pos, m->id});
         std::push_heap(heap.begin(), heap.end(), later);
     };
     for (int32_t i = 0; i + 1 < n; ++i) push_pair(i);
@@ -176,8 +160,8 @@ void BpeModel::merge(std::string_view raw, std::vector<int32_t> &out) {
         Symbol &left = symbols[top.pos];
         if (left.len == 0 || left.next < 0) continue;
         const Symbol right = symbols[left.next];
-        const auto it = merges_.find(pair_key(left.id, right.id));
-        if (it == merges_.end() || it->second.second != top.id) continue;   // a stale candidate
+        const MergeTable::Merge *m = merges_.find(left.id, right.id);
+        if (!m || m->id != top.id) continue;   // a stale candidate
         symbols[left.next].len = 0;
         left.id = top.id;
         left.len += right.len;

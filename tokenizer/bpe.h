@@ -3,16 +3,18 @@
 // ranks first, until no adjacent pair has a merge. With ignore_merges a pre-token that is in the
 // vocab is that one token. Merge ranks live in a hash map keyed by the pair of ids; results are
 // cached per pre-token (keyed by its raw bytes), so repeated words cost one lookup.
+// BpeModel is not movable: its index points at its own token list.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "tokenizer/bpe_vocab.h"
+#include "tokenizer/flat_tables.h"
+#include "tokenizer/piece_cache.h"
 
 namespace halogen {
 
@@ -22,6 +24,8 @@ public:
     // it, and for a token given twice.
     explicit BpeModel(const BpeVocab &vocab);
     ~BpeModel();
+    BpeModel(const BpeModel &) = delete;
+    BpeModel &operator=(const BpeModel &) = delete;
 
     // Appends the ids of one pre-token given as raw bytes (mapped to the byte-level alphabet
     // here). Not thread-safe: the cache is shared (Tokenizer::encode serialises calls).
@@ -40,15 +44,14 @@ private:
     void merge(std::string_view raw, std::vector<int32_t> &out);
 
     std::vector<std::string> tokens_;
-    std::unordered_map<std::string_view, int32_t> ids_;   // views into tokens_
-    std::unordered_map<uint64_t, std::pair<uint32_t, int32_t>> merges_;   // (left << 32 | right) -> (rank, id)
+    TokenIndex ids_;
+    MergeTable merges_;
     int32_t byte_ids_[256];
     bool ignore_merges_;
     int32_t unk_id_ = -1;
     bool fuse_unk_ = false;
 
-    struct Cache;
-    std::unique_ptr<Cache> cache_;
+    std::unique_ptr<PieceCache> cache_;
 };
 
 }  // namespace halogen

@@ -1,5 +1,5 @@
 // Interpreting a tokenizer.json (hf_tokenizer_json.h): the components, field by field, after
-// tokenizer_json_sax.h has read the file.
+// tokenizer_json_parts.h has read the file.
 #include "tokenizer/hf_tokenizer_json.h"
 
 #include <cerrno>
@@ -10,7 +10,7 @@
 #include "formats/printable_text.h"
 #include "frontend/errors.h"
 #include "tokenizer/regex.h"
-#include "tokenizer/tokenizer_json_sax.h"
+#include "tokenizer/tokenizer_json_parts.h"
 
 namespace halogen {
 

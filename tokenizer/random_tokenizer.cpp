@@ -3,9 +3,10 @@
 // Tokens are built on raw bytes and written in byte-level form. New tokens join two existing
 // ones: most often a short word piece (letters, perhaps after a space) and a letter or another
 // short piece, letters drawn by their English frequency, so that English text meets multi-byte
-// tokens as it would in a trained vocab; otherwise any two tokens. After each new
-// token, other ways of splitting it into two existing tokens are added as extra merges (ranked
-// later, so still valid), until there are about twice as many merges as tokens, as in llama3.
+// tokens as it would in a trained vocab; otherwise any two tokens. After each new token, other
+// ways of splitting it into two existing tokens are added as extra merges; a last pass adds
+// more such splits until there are 2.19 merges per token, as in llama3 (any split of a token
+// into two tokens is a valid merge, whatever its rank).
 #include "tokenizer/random_tokenizer.h"
 
 #include <cerrno>
@@ -116,8 +117,8 @@ RandomTokenizerFiles random_tokenizer_files(int64_t vocab_size, uint64_t seed) {
         const auto id = static_cast<int32_t>(tokens.size());
         merges.emplace_back(a, b);
         merge_set.insert(key(a, b));
-        // Other splits of the new token into two existing tokens, while merges stay under 2x tokens.
-        for (size_t cut = 1; cut < joined.size() && merges.size() < 2 * n_model; ++cut) {
+        // Other splits of the new token into two existing tokens.
+        for (size_t cut = 1; cut < joined.size(); ++cut) {
             const auto l = ids.find(joined.substr(0, cut)), r = ids.find(joined.substr(cut));
             if (l == ids.end() || r == ids.end() || merge_set.count(key(l->second, r->second))) continue;
             merges.emplace_back(l->second, r->second);
@@ -128,14 +129,39 @@ RandomTokenizerFiles random_tokenizer_files(int64_t vocab_size, uint64_t seed) {
         if (wordlike(tokens.back(), true)) words.push_back(id);
     }
 
-    json vocab = json::object();
+    // Further merges, as in llama3's 2.19 per token: every other split of a token into two tokens.
+    const size_t merge_target = n_model * 219 / 100;
+    for (size_t t = 256; t < tokens.size() && merges.size() < merge_target; ++t) {
+        const std::string &joined = tokens[t];
+        for (size_t cut = 1; cut < joined.size() && merges.size() < merge_target; ++cut) {
+            const auto l = ids.find(joined.substr(0, cut)), r = ids.find(joined.substr(cut));
+            if (l == ids.end() || r == ids.end() || merge_set.count(key(l->second, r->second))) continue;
+            merges.emplace_back(l->second, r->second);
+            merge_set.insert(key(l->second, r->second));
+        }
+    }
+
+    // The vocab and merges are written directly (nlohmann's ordered objects insert in linear
+    // time); each token is escaped by nlohmann. Merges are "a b" strings, as llama3's file has them.
+    std::vector<std::string> quoted(tokens.size());
     std::vector<std::string> level(tokens.size());
     for (size_t i = 0; i < tokens.size(); ++i) {
         level[i] = byte_level::encode(tokens[i]);
-        vocab[level[i]] = i;
+        quoted[i] = json(level[i]).dump();
     }
-    json merge_list = json::array();
-    for (const auto &[a, b] : merges) merge_list.push_back(json::array({level[static_cast<size_t>(a)], level[static_cast<size_t>(b)]}));
+    // One entry a line, indented as Hugging Face's saved files are.
+    std::string vocab_text = "{";
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        vocab_text += i ? ",\n    " : "\n    ";
+        vocab_text += quoted[i] + ": " + std::to_string(i);
+    }
+    vocab_text += "\n  }";
+    std::string merges_text = "[";
+    for (size_t m = 0; m < merges.size(); ++m) {
+        merges_text += m ? ",\n    " : "\n    ";
+        merges_text += json(level[static_cast<size_t>(merges[m].first)] + " " + level[static_cast<size_t>(merges[m].second)]).dump();
+    }
+    merges_text += "\n  ]";
     json added = json::array();
     for (int64_t i = 0; i < n_special; ++i)
         added.push_back({{"id", static_cast<int64_t>(n_model) + i}, {"content", kSpecials[i]}, {"single_word", false},
@@ -164,7 +190,7 @@ RandomTokenizerFiles random_tokenizer_files(int64_t vocab_size, uint64_t seed) {
         {"decoder", {{"type", "ByteLevel"}, {"add_prefix_space", true}, {"trim_offsets", true}, {"use_regex", true}}},
         {"model", {{"type", "BPE"}, {"dropout", nullptr}, {"unk_token", nullptr}, {"continuing_subword_prefix", nullptr},
                    {"end_of_word_suffix", nullptr}, {"fuse_unk", false}, {"byte_fallback", false}, {"ignore_merges", true},
-                   {"vocab", std::move(vocab)}, {"merges", std::move(merge_list)}}},
+                   {"vocab", "@VOCAB@"}, {"merges", "@MERGES@"}}},
     };
     const json config = {
         {"add_bos_token", true},
@@ -174,7 +200,10 @@ RandomTokenizerFiles random_tokenizer_files(int64_t vocab_size, uint64_t seed) {
         {"model_max_length", 131072},
         {"tokenizer_class", "PreTrainedTokenizerFast"},
     };
-    return {tj.dump(), config.dump(2) + "\n"};
+    std::string text = tj.dump();
+    text.replace(text.find("\"@VOCAB@\""), 9, vocab_text);
+    text.replace(text.find("\"@MERGES@\""), 10, merges_text);
+    return {text, config.dump(2) + "\n"};
 }
 
 void write_random_tokenizer(const std::string &dir, int64_t vocab_size, uint64_t seed) {

@@ -116,7 +116,7 @@ void Tokenizer::encode_text(std::string_view text, std::vector<int32_t> &out) co
 std::vector<int32_t> Tokenizer::encode(std::string_view text, bool add_special_tokens) const {
     std::lock_guard<std::mutex> lock(encode_lock_);
     std::vector<int32_t> out;
-    out.reserve(text.size() / 3 + 8);
+    out.reserve(text.size() / 4 + 8);
     if (add_special_tokens) out.insert(out.end(), prefix_ids_.begin(), prefix_ids_.end());
     pieces_.clear();
     if (raw_added_.empty()) {

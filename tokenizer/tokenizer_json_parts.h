@@ -1,8 +1,10 @@
-// A tokenizer.json read in one pass with nlohmann-json's SAX parser: model.vocab and
-// model.merges, which hold nearly all of a 9 MB file, go straight into flat lists; everything
-// else becomes a small JSON value for hf_tokenizer_json.cpp to interpret. Strict as
-// formats/strict_json.h: a NUL byte or a key repeated in one object is an error (a token repeated
-// in model.vocab is caught when the vocab is built).
+// A tokenizer.json read in one pass: model.vocab and model.merges, which hold nearly all of a
+// 9 MB file, are scanned by hand straight into flat lists (nlohmann-json's parsers take most of
+// the load-time budget on them alone); every other value's text is handed to the strict JSON
+// reader (formats/strict_json.h) and becomes a small JSON value for hf_tokenizer_json.cpp to
+// interpret. As strict as that reader everywhere: a NUL byte, a key repeated in one object, a bad
+// escape, a lone surrogate, a control character or ill-formed UTF-8 in a string is an error (a
+// token repeated in model.vocab is caught when the vocab is built).
 #pragma once
 
 #include <cstdint>
