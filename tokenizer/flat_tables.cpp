@@ -35,13 +35,15 @@ int64_t TokenIndex::build(const std::vector<std::string> &tokens) {
     int64_t repeated = -1;
     for (size_t id = 0; id < tokens.size(); ++id) {
         const std::string &t = tokens[id];
-        if (find(t) >= 0) {
-            if (repeated < 0) repeated = static_cast<int64_t>(id);
-            continue;
-        }
+        const uint64_t prefix = prefix_of(t);
         for (uint64_t i = hash(t) & mask_;; i = (i + 1) & mask_) {
-            if (slots_[i].id < 0) {
-                slots_[i] = Slot{prefix_of(t), static_cast<uint32_t>(t.size()), static_cast<int32_t>(id)};
+            Slot &s = slots_[i];
+            if (s.id < 0) {
+                s = Slot{prefix, static_cast<uint32_t>(t.size()), static_cast<int32_t>(id)};
+                break;
+            }
+            if (s.length == t.size() && s.prefix == prefix && tokens[static_cast<size_t>(s.id)] == t) {
+                if (repeated < 0) repeated = static_cast<int64_t>(id);
                 break;
             }
         }

@@ -126,6 +126,11 @@ TEST(HfTokenizerJson, MalformedFilesAreNamed) {
     j["model"]["vocab"]["hi"] = 5;
     expect_error(j, {"model.vocab: id 5 is given twice"});
     j = good();
+    j["model"]["vocab"].erase("Ġhi");
+    std::string repeated = j.dump();
+    repeated.replace(repeated.find("\"hi\":256"), 8, "\"hi\":256,\"hi\":257");
+    expect_error(repeated, {"vocab: the token 'hi' is given twice (ids 256 and 257)"});
+    j = good();
     j["model"]["vocab"]["hi"] = "x";
     expect_error(j, {"model.vocab: the id of 'hi' is not an integer"});
     j = good();
