@@ -50,15 +50,21 @@ TEST(TokenizerFixtures, EveryCaseGivesTheExpectedIds) {
 }
 
 TEST(TokenizerFixtures, DecodeGivesTheTextBack) {
-    for (const auto &c : expected()["cases"]) {
+    const nlohmann::json all = expected();
+    int checked = 0;
+    for (const auto &c : all["cases"]) {
         const std::string config = c["config"], text = c["text"];
         if (config == "gpt2_prefix_space") continue;   // a space was added in front
+        // lstrip / rstrip tokens take the white space around them into the token.
+        if (text.find("<mask>") != std::string::npos || text.find("<sep>") != std::string::npos) continue;
+        ++checked;
         const auto ids = c["ids"].get<std::vector<int32_t>>();
         // Special tokens in the text come back as their content; the BOS the template added is skipped.
         const bool bos = c["add_special_tokens"].get<bool>();
         const std::vector<int32_t> body(ids.begin() + (bos ? 1 : 0), ids.end());
         EXPECT_EQ(tokenizer(config).decode(body), text) << config << " " << shown(text);
     }
+    EXPECT_GT(checked, 150);
 }
 
 TEST(TokenizerFixtures, Llama3TemplateAddsTheBos) {
