@@ -88,7 +88,11 @@ void BpeModel::encode(std::string_view raw, std::vector<int32_t> &out) {
     const uint64_t h = PieceCache::hash(raw);
     uint32_t count = 0;
     if (const int32_t *ids = cache_->find(raw, h, count)) {
-        out.insert(out.end(), ids, ids + count);
+        if (count == 1) {
+            out.push_back(ids[0]);
+        } else {
+            out.insert(out.end(), ids, ids + count);
+        }
         return;
     }
     const size_t before = out.size();

@@ -12,25 +12,48 @@ PieceCache::PieceCache(size_t slots) {
     mask_ = size - 1;
 }
 
+namespace {
+
+uint64_t load8(const char *p) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+}
+
+uint32_t load4(const char *p) {
+    uint32_t w;
+    std::memcpy(&w, p, 4);
+    return w;
+}
+
+}  // namespace
+
 uint64_t PieceCache::hash(std::string_view key) {
     // Eight bytes at a time, each folded in with a multiply and a shift, then a final mix (keys
-    // are short, so speed matters more than strength).
-    uint64_t h = 0x9E3779B97F4A7C15ull ^ (key.size() * 0xff51afd7ed558ccdull);
+    // are short, so speed matters more than strength). The last 1 to 8 bytes are read with fixed-
+    // size loads that may overlap bytes already read (the length is mixed in, so keys still differ).
     const char *p = key.data();
-    size_t n = key.size();
-    while (n >= 8) {
-        uint64_t w;
-        std::memcpy(&w, p, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdull;
+    const size_t n = key.size();
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ (n * 0xff51afd7ed558ccdull);
+    size_t done = 0;
+    for (; done + 8 < n; done += 8) {
+        h = (h ^ load8(p + done)) * 0xff51afd7ed558ccdull;
         h ^= h >> 32;
-        p += 8;
-        n -= 8;
     }
-    if (n > 0) {
-        uint64_t w = 0;
-        std::memcpy(&w, p, n);
-        h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+    const size_t rest = n - done;   // 0 .. 8
+    uint64_t w;
+    if (n >= 8) {
+        w = load8(p + n - 8);
+    } else if (rest >= 4) {
+        w = (static_cast<uint64_t>(load4(p + done)) << 32) | load4(p + n - 4);
+    } else if (rest > 0) {
+        w = (static_cast<uint64_t>(static_cast<unsigned char>(p[done])) << 16) |
+            (static_cast<uint64_t>(static_cast<unsigned char>(p[done + rest / 2])) << 8) |
+            static_cast<unsigned char>(p[n - 1]);
+    } else {
+        w = 0;
     }
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
     // MurmurHash3's finaliser, so that the low bits (the slot) depend on every byte.
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdull;

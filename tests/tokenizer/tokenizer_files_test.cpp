@@ -102,6 +102,21 @@ TEST(PreTokenizerNames, GgufNamesSelectThePatterns) {
     expect_error<ConfigError>([] { pre_tokenizer_for_gguf("qwen2"); }, {"tokenizer.ggml.pre 'qwen2' is not supported"});
 }
 
+TEST(GgufTokenTypes, ControlAndUserDefinedTokensBecomeAddedTokens) {
+    // GGUF's types: 1 normal, 3 control, 4 user-defined, 6 byte.
+    const std::vector<std::string> tokens = {"a", "<|bos|>", "<tool>", "b"};
+    const auto added = added_tokens_from_token_types(tokens, {1, 3, 4, 6});
+    ASSERT_EQ(added.size(), 2u);
+    EXPECT_EQ(added[0].id, 1);
+    EXPECT_EQ(added[0].content, "<|bos|>");
+    EXPECT_TRUE(added[0].special);
+    EXPECT_FALSE(added[0].normalized);
+    EXPECT_EQ(added[1].id, 2);
+    EXPECT_FALSE(added[1].special);
+    expect_error<FormatError>([&] { added_tokens_from_token_types(tokens, {1, 1}); },
+                              {"tokenizer.ggml.token_type has 2 entries for 4 tokens"});
+}
+
 std::vector<std::string> pieces(const PreTokenizerSpec &spec, const std::string &text) {
     PreTokenizer p(spec);
     std::vector<std::string_view> out;
