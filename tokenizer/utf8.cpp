@@ -50,6 +50,16 @@ size_t valid_prefix(std::string_view text) {
             pos += 8;
         }
         if (pos >= n) break;
+        // Two-byte characters (the byte-level alphabet's Ġ and its kin) without the general step.
+        const auto b0 = static_cast<unsigned char>(text[pos]);
+        if (b0 < 0x80) {
+            ++pos;
+            continue;
+        }
+        if (b0 >= 0xC2 && b0 <= 0xDF && pos + 1 < n && (static_cast<unsigned char>(text[pos + 1]) & 0xC0) == 0x80) {
+            pos += 2;
+            continue;
+        }
         const Step st = step(text, pos);
         if (st.kind != Step::Valid) return pos;
         pos += st.length;

@@ -115,6 +115,12 @@ TEST(HfTokenizerJson, MalformedFilesAreNamed) {
     expect_error(std::string("{\"a\": 1"), {"not valid JSON"});
     expect_error(std::string("{\"a\": \0}", 8), {"NUL byte at 6"});
     expect_error(std::string("[1, 2]"), {"the top level must be an object"});
+    std::string bad_utf8 = good().dump();
+    bad_utf8.replace(bad_utf8.find("\"hi\":256"), 4, "\"h\xFF\"");
+    expect_error(bad_utf8, {"not valid JSON at byte", "ill-formed UTF-8 in a string"});
+    std::string surrogate = good().dump();
+    surrogate.replace(surrogate.find("\"hi\":256"), 4, "\"\\ud800\"");
+    expect_error(surrogate, {"lone high surrogate"});
     std::string twice = good().dump();
     twice.insert(1, "\"decoder\": null, ");
     expect_error(twice, {"key 'decoder' appears twice"});
