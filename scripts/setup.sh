@@ -27,6 +27,8 @@ HALOGEN_PACKAGES=(
   # Python's jinja2: tests/fixtures/jinja/generate.py renders the chat-template fixtures with it
   # (the committed fixtures mean the tests themselves need no Python)
   python3-jinja2
+  # tokenizer/'s pre-tokenizer patterns: PCRE2 with UTF, Unicode properties and JIT
+  libpcre2-dev
   # perf/'s peers: oneDNN (its CMake config demands OpenCL) and OpenBLAS, which also becomes the
   # BLAS Debian's libtorch calls (libblas.so.3); libtorch itself is installed by scripts/perf.sh
   libdnnl-dev ocl-icd-opencl-dev opencl-c-headers libopenblas-dev

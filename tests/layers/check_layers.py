@@ -5,6 +5,7 @@ one that climbs from a lower layer to a higher one (docs/architecture.md draws t
     frontend/              graph IR, nn layer, grouping, interpreter, contracts   no Halide, no LLVM, no files
     jinja/                 the Jinja subset of chat templates                     frontend/errors.h only; no Halide
     formats/               .npy, safetensors, checkpoints, graphs in JSON          knows no model; no Halide
+    tokenizer/             byte-level BPE: tokenizer.json, encode, decode          no Halide; frontend/, formats/ only
     halide_gen/runtime/    the run path, AOT entries, OpenMP loops, host facts   Halide's run-time headers only
     halide_gen/compiler/   lowering, recipes, pipelines, JIT, autoschedulers      Halide
     schedules/             the families: homes, registry, kernels, AOT build      a home never includes another
@@ -29,12 +30,13 @@ LAYERS = [
     ("frontend/", ["frontend/"]),
     ("jinja/", ["frontend/errors.h", "jinja/"]),   # of frontend, only the typed errors
     ("formats/", ["frontend/", "formats/"]),
+    ("tokenizer/", ["frontend/", "formats/", "tokenizer/"]),
     ("halide_gen/runtime/", ["frontend/", "halide_gen/runtime/"]),
     ("halide_gen/compiler/", ["frontend/", "halide_gen/runtime/", "halide_gen/compiler/"]),
     ("schedules/", ["frontend/", "halide_gen/", "schedules/"]),
-    ("models/", ["frontend/", "jinja/", "formats/", "halide_gen/", "schedules/", "models/"]),
-    ("cli/", ["frontend/", "jinja/", "formats/", "halide_gen/", "schedules/", "models/", "cli/"]),
-    ("perf/", ["frontend/", "jinja/", "formats/", "halide_gen/", "schedules/", "models/", "perf/"]),
+    ("models/", ["frontend/", "jinja/", "formats/", "tokenizer/", "halide_gen/", "schedules/", "models/"]),
+    ("cli/", ["frontend/", "jinja/", "formats/", "tokenizer/", "halide_gen/", "schedules/", "models/", "cli/"]),
+    ("perf/", ["frontend/", "jinja/", "formats/", "tokenizer/", "halide_gen/", "schedules/", "models/", "perf/"]),
 ]
 # System headers a layer must not include: frontend knows nothing of Halide or LLVM; the run time
 # only Halide's run-time headers (HalideBuffer.h, HalideRuntime.h), not the compiler's Halide.h.
@@ -42,6 +44,7 @@ FORBIDDEN_SYSTEM = {
     "frontend/": re.compile(r"^(Halide|llvm/)"),
     "jinja/": re.compile(r"^(Halide|llvm/)"),
     "formats/": re.compile(r"^(Halide|llvm/)"),
+    "tokenizer/": re.compile(r"^(Halide|llvm/)"),
     "halide_gen/runtime/": re.compile(r"^(Halide\.h|Halide[A-Z][A-Za-z]*Generator|llvm/)"),
 }
 HOMES = "schedules/"   # schedules/<home>/ files include no other home
@@ -49,7 +52,7 @@ HOMES = "schedules/"   # schedules/<home>/ files include no other home
 # only ones that reach the compiler and the families; the rest -- config, weights, step graph,
 # reference model -- stays free of Halide, so the reference runs without a compiler.
 COMPILED_MODEL_FILE = re.compile(r"^models/[^/]+/[^/]*_(model|recipe)\.(h|cpp)$")
-MODEL_WITHOUT_HALIDE = ["frontend/", "jinja/", "formats/", "models/"]
+MODEL_WITHOUT_HALIDE = ["frontend/", "jinja/", "formats/", "tokenizer/", "models/"]
 
 
 def layer_of(path):

@@ -12,7 +12,7 @@ import unittest
 HERE = os.path.dirname(os.path.realpath(__file__))
 ROOT = os.path.realpath(os.path.join(HERE, "..", ".."))
 CHECK = os.path.join(HERE, "check_layers.py")
-FOLDERS = ["frontend", "jinja", "formats", "halide_gen", "schedules", "models", "cli", "perf"]
+FOLDERS = ["frontend", "jinja", "formats", "tokenizer", "halide_gen", "schedules", "models", "cli", "perf"]
 
 
 def check(root):
@@ -69,6 +69,15 @@ class Layers(unittest.TestCase):
 
     def test_a_format_including_a_model_fails(self):
         self.assert_caught("formats/checkpoint.cpp", '#include "models/llama/llama_config.h"', ["sits below models/"])
+
+    def test_the_tokenizer_including_a_model_fails(self):
+        self.assert_caught("tokenizer/tokenizer.cpp", '#include "models/llama/llama_config.h"', ["sits below models/"])
+
+    def test_the_tokenizer_including_halide_fails(self):
+        self.assert_caught("tokenizer/bpe.cpp", "#include <Halide.h>", ["may not include"])
+
+    def test_a_format_including_the_tokenizer_fails(self):
+        self.assert_caught("formats/npy.cpp", '#include "tokenizer/tokenizer.h"', ["sits below tokenizer/"])
 
     def test_frontend_including_a_format_fails(self):
         self.assert_caught("frontend/array.cpp", '#include "formats/npy.h"', ["sits below formats/"])

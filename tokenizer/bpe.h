@@ -1,0 +1,57 @@
+// The byte-level BPE model: one pre-token in, its token ids out, merging as Hugging Face's BPE
+// does: the pair of adjacent symbols with the lowest merge rank first, the leftmost of equal
+// ranks first, until no adjacent pair has a merge. With ignore_merges a pre-token that is in the
+// vocab is that one token. Merge ranks live in a hash map keyed by the pair of ids; results are
+// cached per pre-token (keyed by its raw bytes), so repeated words cost one lookup.
+// BpeModel is not movable: its index points at its own token list.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tokenizer/bpe_vocab.h"
+#include "tokenizer/flat_tables.h"
+#include "tokenizer/piece_cache.h"
+
+namespace halogen {
+
+class BpeModel {
+public:
+    // FormatError for a merge naming a token outside the vocab, or whose joined token is not in
+    // it, and for a token given twice.
+    explicit BpeModel(const BpeVocab &vocab);
+    ~BpeModel();
+    BpeModel(const BpeModel &) = delete;
+    BpeModel &operator=(const BpeModel &) = delete;
+
+    // Appends the ids of one pre-token given as raw bytes (mapped to the byte-level alphabet
+    // here). Not thread-safe: the cache is shared (Tokenizer::encode serialises calls).
+    void encode(std::string_view raw, std::vector<int32_t> &out);
+
+    // The id of a byte-level token string, or -1.
+    int32_t id_of(std::string_view token) const;
+    size_t size() const { return tokens_.size(); }
+    const std::string &token(int32_t id) const { return tokens_[static_cast<size_t>(id)]; }
+    size_t merge_count() const { return merges_.size(); }
+
+    // Pre-tokens cached so far (the cache is emptied when it reaches its capacity).
+    size_t cached() const;
+
+private:
+    void merge(std::string_view raw, std::vector<int32_t> &out);
+
+    std::vector<std::string> tokens_;
+    TokenIndex ids_;
+    MergeTable merges_;
+    int32_t byte_ids_[256];
+    bool ignore_merges_;
+    int32_t unk_id_ = -1;
+    bool fuse_unk_ = false;
+
+    std::unique_ptr<PieceCache> cache_;
+};
+
+}  // namespace halogen
