@@ -15,6 +15,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/compare.h"
+#include "cli/flag_checks.h"
 #include "cli/llama.h"
 #include "cli/run_kernel.h"
 #include "formats/graph_json.h"
@@ -97,12 +98,19 @@ int main(int argc, char **argv) {
     halogen::CompareOptions co;
     auto *compare_cmd = app.add_subcommand("compare", "Run every variant of a family on the same inputs: check, time, tabulate");
     std::vector<std::string> homes;
+    std::map<std::string, std::vector<std::string>> members;   // a group's families
     for (const Family &f : families()) {
         if (std::find(homes.begin(), homes.end(), f.home) == homes.end()) homes.push_back(f.home);
+        members[f.home].push_back(f.name);
     }
     compare_cmd->add_option("family", co.name, fmt::format("a family ({}), a group ({}), or all", fmt::join(family_names(), ", "),
                                                            fmt::join(homes, ", ")))
         ->default_val("all");
+    std::string groups_help = "Groups (a group's name, even one that is also a family's, runs all of its families):\n";
+    for (const std::string &home : homes) groups_help += fmt::format("  {:<10} {}\n", home, fmt::join(members[home], ", "));
+    compare_cmd->footer(groups_help + "A group's families that do not take the flags' shape are listed with the reason "
+                                      "and the others run; the exit code is 0 when at least one ran and none "
+                                      "disagreed with its reference.");
     // Each family's own flags (schedules/<home>/), once each; a flag a chosen family does not take is an error.
     std::map<std::string, std::vector<std::string>> takers;
     std::map<std::string, std::string> helps;
@@ -119,15 +127,16 @@ int main(int argc, char **argv) {
     }
     compare_cmd->add_option("--json", co.json_path, "write one record per (case, variant) to this file");
     compare_cmd->add_option("--budget", co.budget_s, "seconds: skip a variant whose single run would take longer, "
-                                                     "predicted from a smaller call first (every family)")
-        ->check(CLI::PositiveNumber);
+                                                     "predicted from a smaller call first, compiling included")
+        ->check(halogen::above_zero());
     compare_cmd->add_flag("-v,--verbose", co.verbose, "let Halide's autoschedulers print while a case is JIT-compiled");
 
     std::string family, variant, output;
     bool c_source = false, full = false, strict_ids = false;
     auto *show_cmd = app.add_subcommand("show", "Print an AOT kernel's loop nest (from Halide's lowered statement)");
+    show_cmd->footer("Families:\n" + halogen::families_help());
     show_cmd->add_option("family", family, fmt::format("{}", fmt::join(family_names(), ", ")))->required();
-    show_cmd->add_option("--schedule", variant, "the variant")->required();
+    show_cmd->add_option("--schedule", variant, "the variant (default: the family's default variant)");
     auto *c_flag = show_cmd->add_flag("--c", c_source, "print C source from Halide's C backend instead");
     show_cmd->add_flag("--full", full, "print the whole statement: argument checks and buffer unpacking too")->excludes(c_flag);
 
