@@ -64,13 +64,21 @@ int seed(const std::string &schedule) {
 int groups(const std::string &path) {
     Graph g = graph_from_json_file(path);
     auto gs = group_graph(g);
+    // Nodes named by their place in the graph's order ("mul#25"), the same on every run; Node's
+    // own label counts every node the process made, the registry's graphs included.
+    std::map<const Node *, std::size_t> place;
+    for (const Node *n : g.nodes()) place.emplace(n, place.size());
+    const auto label = [&](const Node *n) { return fmt::format("{}#{}", op_name(n->op), place.at(n)); };
     fmt::print("{} kernel(s)\n", gs.size());
     for (std::size_t k = 0; k < gs.size(); ++k) {
         const Group &grp = gs[k];
         std::vector<std::string> reads, levels;
-        for (const Node *n : grp.reads) reads.push_back(n->op == Op::Input ? n->name : n->label());
-        for (const auto &[n, level] : grp.compute_level) levels.push_back(fmt::format("{} at loop {}", n->label(), level));
-        fmt::print("kernel {}: writes {} {}, {} nodes, reads [{}], loops {}{}\n", k, grp.anchor->label(),
+        for (const Node *n : grp.reads) reads.push_back(n->op == Op::Input ? n->name : label(n));
+        std::vector<std::pair<std::size_t, int>> at;   // in the graph's order, not the map's (by address)
+        for (const auto &[n, level] : grp.compute_level) at.emplace_back(place.at(n), level);
+        std::sort(at.begin(), at.end());
+        for (const auto &[p, level] : at) levels.push_back(fmt::format("{} at loop {}", label(g.nodes()[p]), level));
+        fmt::print("kernel {}: writes {} {}, {} nodes, reads [{}], loops {}{}\n", k, label(grp.anchor),
                    shape_str(grp.anchor->shape), grp.members.size(), fmt::join(reads, ", "), shape_str(grp.collapsed_shape),
                    levels.empty() ? "" : fmt::format(", reductions: {}", fmt::join(levels, "; ")));
     }
