@@ -4,7 +4,7 @@
 //   halogen compare       every variant of a family's AOT kernels, checked and timed side by side
 //   halogen show          a kernel's loop nest (or C source)
 //   halogen run           one kernel on NumPy files
-//   halogen llama         llama model directories: init (random weights), info (check the files)
+//   halogen llama         llama models: init (random weights), info (check the files), generate, bench
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -18,6 +18,7 @@
 #include "cli/flag_checks.h"
 #include "cli/llama.h"
 #include "cli/run_kernel.h"
+#include "cli/usage_error.h"
 #include "formats/graph_json.h"
 #include "frontend/grouping/grouping.h"
 #include "frontend/halogen.h"
@@ -93,9 +94,7 @@ int main(int argc, char **argv) {
     app.require_subcommand(1);
     app.set_version_flag("--version", fmt::format("halogen {} (Halide {})", HALOGEN_VERSION, HALOGEN_HALIDE_VERSION));
     // A command-line mistake is one line, as every other error is.
-    app.failure_message([](const CLI::App *, const CLI::Error &e) {
-        return fmt::format("halogen: {} (see halogen --help)\n", e.what());
-    });
+    app.failure_message([](const CLI::App *a, const CLI::Error &e) { return halogen::usage_error(*a, e); });
     std::string schedule = "none";
     auto *seed_cmd = app.add_subcommand("seed", "Compile and run the seed note's where/eq/index_components expression");
     seed_cmd->add_option("--schedule", schedule, "Schedule to apply")->check(CLI::IsMember(schedule_names()));
