@@ -6,18 +6,23 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <iostream>
 #include <map>
 #include <vector>
 
 #include "cli/byte_size.h"
+#include "cli/flag_checks.h"
+#include "cli/llama_model_files.h"
 #include "cli/llama_run.h"
+#include "cli/plural.h"
 #include "cli/progress.h"
+#include "cli/seed_flag.h"
 #include "formats/checkpoint.h"
 #include "models/llama/llama_config.h"
 #include "models/llama/llama_weights.h"
 #include "models/llama/random_llama.h"
 #include "models/llama/sampling.h"
-#include "halide_gen/runtime/openmp_par_for.h"
 #include "models/llama/llama_model.h"
 
 namespace halogen {
@@ -56,7 +61,8 @@ std::string approximate(int64_t n) {
 }  // namespace
 
 LlamaCommands::LlamaCommands(CLI::App &app) {
-    llama_ = app.add_subcommand("llama", "Llama models: random model directories, and checking a model's files");
+    llama_ = app.add_subcommand("llama", "Llama models: make one of random weights, check a model's files, generate "
+                                         "token ids, measure prefill and decode speed");
     llama_->require_subcommand(1);
 
     init_ = llama_->add_subcommand("init", "Write a model directory of random weights: config.json and "
@@ -71,45 +77,51 @@ LlamaCommands::LlamaCommands(CLI::App &app) {
     init_->add_option("--dtype", dtype_, "the weights' dtype: f32 or bf16 (bf16: the f32 values rounded)")
         ->check(CLI::IsMember({"f32", "bf16"}))
         ->default_val("f32");
-    init_->add_option("--seed", seed_, "the random values' seed")->default_val(0);
+    add_seed_flag(*init_, seed_, "the random values' seed");
     init_->add_option("--max-shard-size", max_shard_size_,
                       "split the weights into shards of at most this many bytes (e.g. 2GB, 500MiB) with "
                       "model.safetensors.index.json, as transformers does (default 5GB)");
 
-    info_ = llama_->add_subcommand("info", "A model directory's config, parameters, bytes per dtype and files, "
+    info_ = llama_->add_subcommand("info", "A model's config, parameters, bytes per dtype and files, "
                                            "and whether every tensor binds to the config");
-    info_->add_option("--model", model_, "the model directory")->required();
+    info_->add_option("--model", model_, "the model: a directory with config.json and safetensors weights, or a "
+                                         ".safetensors file with config.json beside it")
+        ->required();
 
     generate_ = llama_->add_subcommand("generate", "Prefill prompt ids, then decode new ids one at a time through "
                                                    "the compiled model; prints the new ids and tokens/s");
     add_llama_run_options(*generate_, run_);
-    generate_->add_option("--ids", ids_, "the prompt's token ids, comma-separated (no tokenizer: ids in, ids out)")
+    generate_->add_option("--ids", ids_, "the prompt's token ids, comma-separated, at least one (no tokenizer: ids "
+                                         "in, ids out)")
         ->delimiter(',')
+        ->check(not_empty())
         ->required();
-    generate_->add_option("--max-new", max_new_, "how many ids to generate")->default_val(32)->check(CLI::NonNegativeNumber);
+    generate_->add_option("--max-new", max_new_, "how many ids to generate")->default_val(32)->check(at_least(0));
     generate_->add_option("--temperature", temperature_, "0: greedy (the first largest logit); else sample")
         ->default_val(0);
-    generate_->add_option("--top-p", top_p_, "sample from the fewest likeliest ids whose probability reaches this")
-        ->default_val(1);
-    generate_->add_option("--seed", seed_, "the sampler's seed")->default_val(0);
+    top_p_option_ = generate_->add_option("--top-p", top_p_, "with --temperature: sample from the fewest likeliest "
+                                                             "ids whose probability reaches this")
+                        ->default_val(1);
+    add_seed_flag(*generate_, seed_, "the sampler's seed");
     generate_->add_option("--context", context_, "positions the KV cache holds (default: the prompt plus --max-new)")
-        ->check(CLI::PositiveNumber);
-    generate_->add_option("--threads", threads_, "threads the kernels run on (default: one per core)")
-        ->check(CLI::PositiveNumber);
+        ->check(at_least(1));
+    generate_->add_option("--threads", threads_, "threads the kernels run on, at most one per core (default: one "
+                                                 "per core)")
+        ->check(at_least(1));
 
     bench_ = llama_->add_subcommand("bench", "Prefill and decode tokens/s beside the machine's read bandwidth and "
                                              "FMA peak, measured in the same process, per thread count");
     LlamaBenchOptions &b = bench_options_;
     add_llama_run_options(*bench_, b.run);
-    bench_->add_option("--prompt", b.prompt, "prompt tokens")->default_val(128)->check(CLI::PositiveNumber);
-    bench_->add_option("--gen", b.gen, "tokens decoded after the prompt")->default_val(32)->check(CLI::PositiveNumber);
-    bench_->add_option("--threads", b.threads, "thread counts, comma-separated")
+    bench_->add_option("--prompt", b.prompt, "prompt tokens")->default_val(128)->check(at_least(1));
+    bench_->add_option("--gen", b.gen, "tokens decoded after the prompt")->default_val(32)->check(at_least(1));
+    bench_->add_option("--threads", b.threads, "thread counts, comma-separated, each at most the cores")
         ->delimiter(',')
         ->default_str("one per core")
-        ->check(CLI::PositiveNumber);
+        ->check(at_least(1));
     bench_->add_option("--repetitions", b.repetitions, "prefill and decode runs per thread count (medians reported)")
         ->default_val(3)
-        ->check(CLI::PositiveNumber);
+        ->check(at_least(1));
     bench_->add_option("--json", b.json, "also write the numbers to this file");
 }
 
@@ -128,7 +140,8 @@ int LlamaCommands::init() const {
     if (!max_shard_size_.empty()) options.max_shard_bytes = parse_byte_size(max_shard_size_, "--max-shard-size");
     options.progress = TenthsProgress{"llama init"};
     SafetensorsDType dtype = dtype_ == "bf16" ? SafetensorsDType::BF16 : SafetensorsDType::F32;
-    RandomLlamaFiles files = write_random_llama(c, out_, dtype, seed_, options);
+    const uint64_t seed = resolve_seed("llama init", seed_);
+    RandomLlamaFiles files = write_random_llama(c, out_, dtype, seed, options);
     std::string weights = files.sharded
                               ? fmt::format("{} shards ({} ... {}) and model.safetensors.index.json",
                                             files.weight_files.size(), files.weight_files.front(),
@@ -137,20 +150,23 @@ int LlamaCommands::init() const {
     fmt::print("wrote {}: config.json, {}\n", out_, weights);
     fmt::print("  {} tensors, {} parameters, {} in {} ({} bytes), seed {}\n", files.tensors,
                llama_parameter_count(c), format_byte_size(files.data_bytes), safetensors_dtype_name(dtype),
-               files.data_bytes, seed_);
+               files.data_bytes, seed);
     return 0;
 }
 
 int LlamaCommands::info() const {
-    LlamaConfig c = read_llama_config(model_);
-    Checkpoint ckpt = Checkpoint::open(model_);
+    const LlamaModelFiles model = llama_model_files(model_);
+    LlamaConfig c = read_llama_config(model.config);
+    Checkpoint ckpt = Checkpoint::open(model.checkpoint);
     fmt::print("model: {}\n", model_);
     fmt::print("config: {}\n", describe(c));
     const int64_t params = llama_parameter_count(c);
     fmt::print("parameters: {} ({})\n", params, approximate(params));
 
     const auto &files = ckpt.files();
-    fmt::print("files: {}{}\n", files.size() == 1 ? "1 (model.safetensors)" : fmt::format("{} shards", files.size()),
+    fmt::print("files: {}{}\n",
+               files.size() == 1 ? fmt::format("1 ({})", std::filesystem::path(files[0].path()).filename().string())
+                                 : fmt::format("{} shards", files.size()),
                ckpt.sharded() ? fmt::format(" listed in model.safetensors.index.json (total_size {})",
                                             ckpt.index_metadata().count("total_size")
                                                 ? ckpt.index_metadata().at("total_size")
@@ -180,18 +196,26 @@ int LlamaCommands::info() const {
 int LlamaCommands::generate() const {
     using Clock = std::chrono::steady_clock;
     const auto seconds = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
-    Sampler sampler({temperature_, top_p_, seed_});   // checks the options before the model loads
-    const LlamaConfig c = read_llama_config(run_.model);
+    const std::string command = "llama generate";
+    Sampler sampler({temperature_, top_p_, resolve_seed(command, seed_)});   // checks the options before the model loads
+    if (temperature_ == 0 && top_p_option_->count() > 0) {
+        std::cerr << fmt::format("{}: --top-p {} has no effect without --temperature: the picks are greedy\n", command,
+                                 top_p_);
+    }
+    if (ids_.empty()) throw Error(fmt::format("{}: --ids is empty; the prompt needs at least one id", command));
+    const LlamaConfig c = read_model_config(run_.model);
     for (int32_t id : ids_) {
         if (id < 0 || id >= c.vocab_size) {
-            throw Error(fmt::format("llama generate: id {} is outside the vocabulary [0, {})", id, c.vocab_size));
+            throw Error(fmt::format("{}: id {} is outside the vocabulary [0, {})", command, id, c.vocab_size));
         }
     }
-    const int64_t context = context_ > 0 ? context_ : int64_t(ids_.size()) + std::max<int64_t>(max_new_, 1);
-    OpenedLlama opened("llama generate", run_, context, threads_ > 0 ? threads_ : host_cores());
+    const auto prompt = int64_t(ids_.size());
+    const int64_t context = llama_run_context(command, c, prompt, fmt::format("the prompt's {}", count_of(prompt, "id")),
+                                              max_new_, "--max-new", context_);
+    OpenedLlama opened(command, run_, c, context, llama_threads(command, threads_));
     LlamaModel &model = opened.model();
-    fmt::print("compiled: {} kernels per layer, {} layers, {} weights in {}, context {}, in {:.1f} s\n",
-               model.layer_kernels(), c.num_hidden_layers, dtype_name(model.weight_dtype()),
+    fmt::print("compiled: {} kernels per layer, {}, {} weights in {}, context {}, in {:.1f} s\n",
+               model.layer_kernels(), count_of(c.num_hidden_layers, "layer"), dtype_name(model.weight_dtype()),
                model.panels() ? "panels" : "rows", model.context(), opened.build_seconds());
     const auto t1 = Clock::now();
 
@@ -207,8 +231,10 @@ int LlamaCommands::generate() const {
     fmt::print("new ids: {}\n", fmt::join(picks, ","));
     const double prefill = seconds(t1, t2), decode = seconds(t2, t3);
     const int64_t decoded = std::max<int64_t>(max_new_ - 1, 0);
-    fmt::print("prefill: {} tokens in {:.3f} s, {:.1f} tokens/s\n", ids_.size(), prefill, ids_.size() / prefill);
-    if (decoded > 0) fmt::print("decode: {} tokens in {:.3f} s, {:.1f} tokens/s\n", decoded, decode, decoded / decode);
+    fmt::print("prefill: {} in {:.3f} s, {:.1f} tokens/s\n", count_of(prompt, "token"), prefill, prompt / prefill);
+    if (decoded > 0) {
+        fmt::print("decode: {} in {:.3f} s, {:.1f} tokens/s\n", count_of(decoded, "token"), decode, decoded / decode);
+    }
     return 0;
 }
 

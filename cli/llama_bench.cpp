@@ -12,6 +12,7 @@
 
 #include "cli/byte_size.h"
 #include "cli/llama_run.h"
+#include "cli/plural.h"
 #include "frontend/errors.h"
 #include "halide_gen/runtime/host_limits.h"
 #include "halide_gen/runtime/openmp_par_for.h"
@@ -76,14 +77,23 @@ double peak_resident_bytes() {
 }  // namespace
 
 int llama_bench(const LlamaBenchOptions &o) {
+    const std::string command = "llama bench";
     if (o.prompt < 1 || o.gen < 1 || o.repetitions < 1) throw Error("llama bench: --prompt, --gen and --repetitions must be at least 1");
     for (int t : o.threads) {
         if (t < 1) throw Error(fmt::format("llama bench: --threads {} is not a thread count", t));
     }
-    const std::vector<int> threads = o.threads.empty() ? std::vector<int>{host_cores()} : o.threads;
+    // Each count capped at the cores, each measured once.
+    std::vector<int> threads;
+    for (int t : o.threads.empty() ? std::vector<int>{0} : o.threads) {
+        const int n = llama_threads(command, t);
+        if (std::find(threads.begin(), threads.end(), n) == threads.end()) threads.push_back(n);
+    }
+    const LlamaConfig config = read_model_config(o.run.model);
+    const int64_t context = llama_run_context(command, config, o.prompt, fmt::format("--prompt {}", o.prompt), o.gen,
+                                              "--gen", 0);
     // Built for the most threads it runs with: the one-token attention program is compiled when
     // that count could use it, and each step picks by its own threads (LlamaModelOptions).
-    OpenedLlama opened("llama bench", o.run, o.prompt + o.gen, *std::max_element(threads.begin(), threads.end()));
+    OpenedLlama opened(command, o.run, config, context, *std::max_element(threads.begin(), threads.end()));
     const LlamaConfig &c = opened.config;
     LlamaModel &model = opened.model();
     const double compile_s = opened.build_seconds();
@@ -98,11 +108,11 @@ int llama_bench(const LlamaBenchOptions &o) {
     std::vector<int32_t> prompt(std::size_t(o.prompt));
     for (int64_t i = 0; i < o.prompt; ++i) prompt[std::size_t(i)] = int32_t((1 + 7919 * i) % c.vocab_size);
 
-    fmt::print("model: {}: {} layers, hidden {}, {} weights ({} of weights and {} of KV cache read per decoded "
-               "token), prompt {}, gen {}, {} repetitions (medians)\n",
-               o.run.model, c.num_hidden_layers, c.hidden_size, dtype_name(model.weight_dtype()),
+    fmt::print("model: {}: {}, hidden {}, {} weights ({} of weights and {} of KV cache read per decoded "
+               "token), prompt {}, gen {}, {}\n",
+               o.run.model, count_of(c.num_hidden_layers, "layer"), c.hidden_size, dtype_name(model.weight_dtype()),
                format_byte_size(uint64_t(decode_cost.weight_bytes)), format_byte_size(uint64_t(decode_cost.cache_bytes)),
-               o.prompt, o.gen, o.repetitions);
+               o.prompt, o.gen, o.repetitions == 1 ? "1 repetition" : fmt::format("{} repetitions (medians)", o.repetitions));
     fmt::print("compiled: {} kernels per layer ({}) in {:.1f} s\n", model.layer_kernels(),
                model.panels() ? "weights in panels" : "weights in rows", compile_s);
 
@@ -128,8 +138,8 @@ int llama_bench(const LlamaBenchOptions &o) {
             decode_ratio.push_back(decode.back() / (l.read_bytes_per_s / decode_bytes));
         }
         const double pf = median(prefill), dc = median(decode);
-        fmt::print("{} thread{}: limits: read {:.1f} GB/s (the weights in place), FMA {:.0f} GFLOP/s\n", t,
-                   t == 1 ? "" : "s", median(read) / 1e9, median(fma) / 1e9);
+        fmt::print("{}: limits: read {:.1f} GB/s (the weights in place), FMA {:.0f} GFLOP/s\n", count_of(t, "thread"),
+                   median(read) / 1e9, median(fma) / 1e9);
         fmt::print("  prefill {:.1f} tokens/s, {:.0f} GFLOP/s, {:.2f}x its bound\n", pf, pf * prefill_flops_per_token / 1e9,
                    median(prefill_ratio));
         fmt::print("  decode {:.2f} tokens/s, {:.1f} GB/s of weights and cache, {:.2f}x its bound (attention: {})\n", dc,

@@ -1,10 +1,14 @@
-// The llama commands' shared options and their path to a compiled model (llama_run.h).
+// The llama commands' shared options, their checks, and their path to a compiled model (llama_run.h).
 #include "cli/llama_run.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
+#include <iostream>
 
 #include "cli/progress.h"
 #include "halide_gen/runtime/openmp_par_for.h"
+#include "models/llama/llama_graph.h"
 
 namespace halogen {
 
@@ -22,10 +26,23 @@ Checkpoint open_checkpoint(const std::string &command, const std::string &path, 
     return ckpt;
 }
 
+// The config, once --layout is known to suit it: panels asked for where they do not fit is an
+// error before the checkpoint is mapped.
+const LlamaConfig &checked_layout(const std::string &command, const LlamaRunOptions &o, const LlamaConfig &c) {
+    if (o.layout == "panels" && !llama_fits_panels(c)) {
+        throw ConfigError(fmt::format("{}: --layout panels needs head_dim, hidden_size and intermediate_size that are "
+                                      "multiples of {} (head_dim {}, hidden_size {}, intermediate_size {})",
+                                      command, kLlamaPanelRows, c.head_dim, c.hidden_size, c.intermediate_size));
+    }
+    return c;
+}
+
 }  // namespace
 
 void add_llama_run_options(CLI::App &command, LlamaRunOptions &o) {
-    command.add_option("--model", o.model, "the model directory")->required();
+    command.add_option("--model", o.model, "the model: a directory with config.json and safetensors weights (one "
+                                           "file or shards), or a .safetensors file with config.json beside it")
+        ->required();
     command.add_option("--dtype", o.dtype, "the weights' dtype in the kernels, converted at load: f32, bf16, "
                                            "or auto (bf16 when every tensor is BF16, else f32)")
         ->check(CLI::IsMember({"auto", "f32", "bf16"}))
@@ -42,9 +59,43 @@ void add_llama_run_options(CLI::App &command, LlamaRunOptions &o) {
         ->default_val("auto");
 }
 
-OpenedLlama::OpenedLlama(const std::string &command, const LlamaRunOptions &o, int64_t context, int threads)
-    : config(read_llama_config(o.model)),
-      checkpoint(open_checkpoint(command, o.model, open_s_)),
+LlamaConfig read_model_config(const std::string &model) { return read_llama_config(llama_model_files(model).config); }
+
+int64_t llama_run_context(const std::string &command, const LlamaConfig &c, int64_t prompt, const std::string &prompt_text,
+                          int64_t more, const std::string &more_flag, int64_t context) {
+    const int64_t limit = c.max_position_embeddings;
+    if (context > limit) {
+        throw Error(fmt::format("{}: --context {} is past the config's max_position_embeddings ({})", command, context,
+                                limit));
+    }
+    int64_t need = 0;
+    const bool overflows = __builtin_add_overflow(prompt, more, &need);
+    const int64_t holds = context > 0 ? context : limit;
+    if (overflows || need > holds) {
+        const std::string what = fmt::format("{}: {} and {} {} need", command, prompt_text, more_flag, more);
+        const std::string room = context > 0 ? fmt::format("--context {}", context)
+                                             : fmt::format("the config's max_position_embeddings ({})", limit);
+        if (overflows) throw Error(fmt::format("{} more positions than {}", what, room));
+        throw Error(fmt::format("{} {} positions, more than {}", what, need, room));
+    }
+    return context > 0 ? context : need;
+}
+
+int llama_threads(const std::string &command, int asked) {
+    const int cores = host_cores();
+    if (asked <= 0) return cores;
+    if (asked > cores) {
+        std::cerr << fmt::format("{}: --threads {} is more than the {} cores this process may run on; running {}\n",
+                                 command, asked, cores, cores);
+        return cores;
+    }
+    return asked;
+}
+
+OpenedLlama::OpenedLlama(const std::string &command, const LlamaRunOptions &o, const LlamaConfig &c, int64_t context,
+                         int threads)
+    : config(checked_layout(command, o, c)),
+      checkpoint(open_checkpoint(command, llama_model_files(o.model).checkpoint, open_s_)),
       weights(bind_llama_weights(checkpoint, config)) {
     LlamaModelOptions options;
     options.context = context;

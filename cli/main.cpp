@@ -4,7 +4,7 @@
 //   halogen compare       every variant of a family's AOT kernels, checked and timed side by side
 //   halogen show          a kernel's loop nest (or C source)
 //   halogen run           one kernel on NumPy files
-//   halogen llama         llama model directories: init (random weights), info (check the files)
+//   halogen llama         llama models: init (random weights), info (check the files), generate, bench
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -15,8 +15,10 @@
 #include <fmt/ranges.h>
 
 #include "cli/compare.h"
+#include "cli/flag_checks.h"
 #include "cli/llama.h"
 #include "cli/run_kernel.h"
+#include "cli/usage_error.h"
 #include "formats/graph_json.h"
 #include "frontend/grouping/grouping.h"
 #include "frontend/halogen.h"
@@ -63,13 +65,21 @@ int seed(const std::string &schedule) {
 int groups(const std::string &path) {
     Graph g = graph_from_json_file(path);
     auto gs = group_graph(g);
+    // Nodes named by their place in the graph's order ("mul#25"), the same on every run; Node's
+    // own label counts every node the process made, the registry's graphs included.
+    std::map<const Node *, std::size_t> place;
+    for (const Node *n : g.nodes()) place.emplace(n, place.size());
+    const auto label = [&](const Node *n) { return fmt::format("{}#{}", op_name(n->op), place.at(n)); };
     fmt::print("{} kernel(s)\n", gs.size());
     for (std::size_t k = 0; k < gs.size(); ++k) {
         const Group &grp = gs[k];
         std::vector<std::string> reads, levels;
-        for (const Node *n : grp.reads) reads.push_back(n->op == Op::Input ? n->name : n->label());
-        for (const auto &[n, level] : grp.compute_level) levels.push_back(fmt::format("{} at loop {}", n->label(), level));
-        fmt::print("kernel {}: writes {} {}, {} nodes, reads [{}], loops {}{}\n", k, grp.anchor->label(),
+        for (const Node *n : grp.reads) reads.push_back(n->op == Op::Input ? n->name : label(n));
+        std::vector<std::pair<std::size_t, int>> at;   // in the graph's order, not the map's (by address)
+        for (const auto &[n, level] : grp.compute_level) at.emplace_back(place.at(n), level);
+        std::sort(at.begin(), at.end());
+        for (const auto &[p, level] : at) levels.push_back(fmt::format("{} at loop {}", label(g.nodes()[p]), level));
+        fmt::print("kernel {}: writes {} {}, {} nodes, reads [{}], loops {}{}\n", k, label(grp.anchor),
                    shape_str(grp.anchor->shape), grp.members.size(), fmt::join(reads, ", "), shape_str(grp.collapsed_shape),
                    levels.empty() ? "" : fmt::format(", reductions: {}", fmt::join(levels, "; ")));
     }
@@ -84,9 +94,7 @@ int main(int argc, char **argv) {
     app.require_subcommand(1);
     app.set_version_flag("--version", fmt::format("halogen {} (Halide {})", HALOGEN_VERSION, HALOGEN_HALIDE_VERSION));
     // A command-line mistake is one line, as every other error is.
-    app.failure_message([](const CLI::App *, const CLI::Error &e) {
-        return fmt::format("halogen: {} (see halogen --help)\n", e.what());
-    });
+    app.failure_message([](const CLI::App *a, const CLI::Error &e) { return halogen::usage_error(*a, e); });
     std::string schedule = "none";
     auto *seed_cmd = app.add_subcommand("seed", "Compile and run the seed note's where/eq/index_components expression");
     seed_cmd->add_option("--schedule", schedule, "Schedule to apply")->check(CLI::IsMember(schedule_names()));
@@ -97,12 +105,19 @@ int main(int argc, char **argv) {
     halogen::CompareOptions co;
     auto *compare_cmd = app.add_subcommand("compare", "Run every variant of a family on the same inputs: check, time, tabulate");
     std::vector<std::string> homes;
+    std::map<std::string, std::vector<std::string>> members;   // a group's families
     for (const Family &f : families()) {
         if (std::find(homes.begin(), homes.end(), f.home) == homes.end()) homes.push_back(f.home);
+        members[f.home].push_back(f.name);
     }
     compare_cmd->add_option("family", co.name, fmt::format("a family ({}), a group ({}), or all", fmt::join(family_names(), ", "),
                                                            fmt::join(homes, ", ")))
         ->default_val("all");
+    std::string groups_help = "Groups (a group's name, even one that is also a family's, runs all of its families):\n";
+    for (const std::string &home : homes) groups_help += fmt::format("  {:<10} {}\n", home, fmt::join(members[home], ", "));
+    compare_cmd->footer(groups_help + "A group's families that do not take the flags' shape are listed with the reason "
+                                      "and the others run; the exit code is 0 when at least one ran and none "
+                                      "disagreed with its reference.");
     // Each family's own flags (schedules/<home>/), once each; a flag a chosen family does not take is an error.
     std::map<std::string, std::vector<std::string>> takers;
     std::map<std::string, std::string> helps;
@@ -119,15 +134,16 @@ int main(int argc, char **argv) {
     }
     compare_cmd->add_option("--json", co.json_path, "write one record per (case, variant) to this file");
     compare_cmd->add_option("--budget", co.budget_s, "seconds: skip a variant whose single run would take longer, "
-                                                     "predicted from a smaller call first (every family)")
-        ->check(CLI::PositiveNumber);
+                                                     "predicted from a smaller call first, compiling included")
+        ->check(halogen::above_zero());
     compare_cmd->add_flag("-v,--verbose", co.verbose, "let Halide's autoschedulers print while a case is JIT-compiled");
 
     std::string family, variant, output;
     bool c_source = false, full = false, strict_ids = false;
     auto *show_cmd = app.add_subcommand("show", "Print an AOT kernel's loop nest (from Halide's lowered statement)");
+    show_cmd->footer("Families:\n" + halogen::families_help());
     show_cmd->add_option("family", family, fmt::format("{}", fmt::join(family_names(), ", ")))->required();
-    show_cmd->add_option("--schedule", variant, "the variant")->required();
+    show_cmd->add_option("--schedule", variant, "the variant (default: the family's default variant)");
     auto *c_flag = show_cmd->add_flag("--c", c_source, "print C source from Halide's C backend instead");
     show_cmd->add_flag("--full", full, "print the whole statement: argument checks and buffer unpacking too")->excludes(c_flag);
 

@@ -142,8 +142,9 @@ std::string loop_nest_summary(const std::string &stmt) {
     return out;
 }
 
-int show_kernel(const std::string &family, const std::string &variant, bool c_source, bool full) {
-    find_variant(family, variant);   // Error naming the known families and variants
+int show_kernel(const std::string &family, const std::string &asked, bool c_source, bool full) {
+    // Error naming the known families and variants; none asked for: the family's default.
+    const std::string variant = asked.empty() ? default_variant(family).name : find_variant(family, asked).name;
     const AotKernel *k = find_aot_kernel(family, variant);
     if (!k) throw Error(fmt::format("{} {}: no AOT kernel was built for this variant", family, variant));
     const char *path = c_source ? k->c_source_path : k->stmt_path;

@@ -15,8 +15,9 @@ int run_kernel(const std::string &family, const std::string &variant, const std:
                const std::string &output_path, bool strict_ids = false,
                const std::map<std::string, std::string> &parameters = {});
 
-// Prints the kernel's loop nest: Halide's statement written at build time without its argument
-// checks and buffer unpacking (`full`: all of it), or its C source from Halide's C backend.
+// Prints the kernel's loop nest (of the family's default variant when `variant` is empty):
+// Halide's statement written at build time without its argument checks and buffer unpacking
+// (`full`: all of it), or its C source from Halide's C backend.
 int show_kernel(const std::string &family, const std::string &variant, bool c_source, bool full = false);
 // The loop nest of a module's statement: loops, produce blocks, stores; no checks or unpacking.
 std::string loop_nest_summary(const std::string &stmt);

@@ -182,10 +182,15 @@ void validate_llama_config(const LlamaConfig &c, const std::string &name) {
                       c.num_key_value_heads));
     check(c.head_dim > 0 && c.head_dim % 2 == 0, name, "head_dim",
           fmt::format("{} is not a positive even number (RoPE rotates pairs)", c.head_dim));
-    int64_t q_width;
-    check(!__builtin_mul_overflow(c.head_dim, c.num_attention_heads, &q_width) && q_width == c.hidden_size, name,
-          "head_dim",
-          fmt::format("{} x {} heads is not hidden_size {}", c.head_dim, c.num_attention_heads, c.hidden_size));
+    // head_dim x heads need not be hidden_size (q_proj [H*d, D], o_proj [D, H*d], as transformers
+    // has it), but the projections' stacked weight [(H + 2G) * d, D] must count its elements in int64.
+    int64_t heads = 0, rows = 0, elements = 0;
+    check(!__builtin_add_overflow(c.num_attention_heads, c.num_key_value_heads, &heads) &&
+              !__builtin_add_overflow(heads, c.num_key_value_heads, &heads) &&
+              !__builtin_mul_overflow(heads, c.head_dim, &rows) && !__builtin_mul_overflow(rows, c.hidden_size, &elements),
+          name, "head_dim",
+          fmt::format("{} x {} heads (and {} KV heads) x hidden_size {} is more elements than int64 counts", c.head_dim,
+                      c.num_attention_heads, c.num_key_value_heads, c.hidden_size));
     check(std::isfinite(c.rms_norm_eps) && c.rms_norm_eps > 0, name, "rms_norm_eps",
           fmt::format("{} is not a positive number", c.rms_norm_eps));
     check(std::isfinite(c.rope_theta) && c.rope_theta > 1, name, "rope_theta",

@@ -1,7 +1,8 @@
 // A llama model's configuration, read from and written as Hugging Face's config.json, plus the
 // presets the project builds models from. Only what halogen's llama implements is accepted:
 // model_type "llama" (LlamaForCausalLM), SiLU MLPs without biases, attention without biases, RoPE
-// unscaled or with llama3 scaling, head_dim * heads = hidden_size, heads a multiple of KV heads.
+// unscaled or with llama3 scaling, heads a multiple of KV heads. head_dim * heads may differ from
+// hidden_size, as transformers allows (q_proj [heads * head_dim, hidden_size], o_proj back).
 // Anything else is a ConfigError naming the key, e.g.
 // "config.json: rope_scaling.rope_type: 'yarn' is not supported (none, 'default' or 'llama3')".
 // Keys that are absent take transformers' LlamaConfig defaults; keys that do not change inference
@@ -59,7 +60,8 @@ LlamaConfig parse_llama_config(const std::string &json_text, const std::string &
 LlamaConfig read_llama_config(const std::string &path);
 
 // The consistency checks of parse_llama_config on a config made in code (sizes positive, heads a
-// multiple of KV heads, head_dim * heads = hidden_size and even, RoPE parameters in range).
+// multiple of KV heads, head_dim even and the projections' element counts within int64, RoPE
+// parameters in range).
 void validate_llama_config(const LlamaConfig &c, const std::string &name = "config");
 
 // config.json as transformers writes it (keys sorted, two-space indent), with the keys that fix

@@ -216,12 +216,14 @@ LlamaParts build_llama_parts(const LlamaConfig &c, DType weights, int64_t down_b
         return nn::unpack_panels(input(llama_part_input_name(name), weights, {Dim(N / kLlamaPanelRows), Dim(K), Dim(kLlamaPanelRows)}));
     };
     if (panels) {
-        if (!llama_fits_panels(c) || down_block > 0) {
+        if (!llama_fits_panels(c)) {
             throw ConfigError(fmt::format("llama parts: panels of {} rows need head_dim, hidden_size and intermediate_size "
-                                          "multiples of {} and no blocks of K (head_dim {}, hidden_size {}, "
-                                          "intermediate_size {}, down_block {})",
-                                          kLlamaPanelRows, kLlamaPanelRows, c.head_dim, c.hidden_size, c.intermediate_size,
-                                          down_block));
+                                          "that are multiples of {} (head_dim {}, hidden_size {}, intermediate_size {})",
+                                          kLlamaPanelRows, kLlamaPanelRows, c.head_dim, c.hidden_size, c.intermediate_size));
+        }
+        if (down_block > 0) {
+            throw ConfigError(fmt::format("llama parts: panels of {} rows take the down projection's weight whole, not "
+                                          "in blocks of {} columns", kLlamaPanelRows, down_block));
         }
         const int64_t F = c.intermediate_size, HD = c.num_attention_heads * c.head_dim;
         b.weights["self_attn.o_proj.weight"] = projection("self_attn.o_proj.weight", c.hidden_size, HD);

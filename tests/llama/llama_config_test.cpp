@@ -214,8 +214,18 @@ TEST(LlamaConfig, UnsupportedRope) {
     expect_error(minimal(R"(, "rope_theta": 1)"), "rope_theta: 1 is not a number above 1");
 }
 
+// An explicit head_dim whose heads do not add up to hidden_size, as transformers' LlamaConfig
+// allows (q_proj [H*d, D], o_proj [D, H*d]): taken as given, and written back as read.
+TEST(LlamaConfig, HeadDimTimesHeadsNeedNotBeHiddenSize) {
+    const LlamaConfig wide = parse_llama_config(minimal(R"(, "head_dim": 32)"));
+    EXPECT_EQ(wide.head_dim, 32);
+    EXPECT_EQ(wide.hidden_size, 64);
+    EXPECT_EQ(wide.num_attention_heads, 4);   // 4 x 32 = 128 query features from 64
+    EXPECT_EQ(parse_llama_config(halogen::format_llama_config(wide)), wide);
+    EXPECT_EQ(parse_llama_config(minimal(R"(, "head_dim": 8)")).head_dim, 8);   // 4 x 8 = 32, narrower
+}
+
 TEST(LlamaConfig, InconsistentSizes) {
-    expect_error(minimal(R"(, "head_dim": 32)"), "head_dim: 32 x 4 heads is not hidden_size 64");
     expect_error(minimal(R"(, "num_key_value_heads": 3)"), "num_key_value_heads: 4 attention heads are not a multiple of 3 KV heads");
     expect_error(R"({"model_type": "llama", "hidden_size": 60, "intermediate_size": 128, "num_hidden_layers": 2,
                     "num_attention_heads": 8, "vocab_size": 100})",

@@ -3,6 +3,7 @@
 // the same random weights, regenerated here from the fixture's config and seed with
 // write_random_llama (the generator ran `halogen llama init` with them); then the last position's
 // logits after the prompt, 32 greedy picks, and the logits of a decode after a shorter prefill.
+// The wide-heads model has 4 heads of 32 over hidden 96 (head_dim x heads is not hidden_size).
 // The tied model's greedy picks all repeat the prompt's last token (random layers add little to
 // the residual stream, whose token embedding then scores highest against itself through the tied
 // head); the untied model's picks vary, and its closest pick is 5e-4 from a tie.
@@ -87,7 +88,8 @@ TEST_P(LlamaVsPyTorch, DecodeAfterPrefill) {
     EXPECT_LE(max_diff(m->decode(f.decode_id), f.decode_logits), f.atol) << f.name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, LlamaVsPyTorch, ::testing::Values("llama_tiny_untied", "llama_tiny_tied"));
+INSTANTIATE_TEST_SUITE_P(Fixtures, LlamaVsPyTorch,
+                         ::testing::Values("llama_tiny_untied", "llama_tiny_tied", "llama_tiny_wide_heads"));
 
 TEST(LlamaFixtures, AreTheTinyArchitecturesUntiedAndTied) {
     const LlamaFixture untied = load("llama_tiny_untied"), tied = load("llama_tiny_tied");
@@ -97,6 +99,14 @@ TEST(LlamaFixtures, AreTheTinyArchitecturesUntiedAndTied) {
     EXPECT_EQ(tied.config, tiny);
     EXPECT_EQ(tiny.kv_group_size(), 3);
     EXPECT_TRUE(tiny.rope_scaling.has_value());
+}
+
+// The wide-heads fixture's heads do not add up to hidden_size: 4 x 32 query features from 96.
+TEST(LlamaFixtures, WideHeadsAreNotHiddenSizeWide) {
+    const halogen::LlamaConfig c = load("llama_tiny_wide_heads").config;
+    EXPECT_EQ(c.hidden_size, 96);
+    EXPECT_EQ(c.num_attention_heads * c.head_dim, 128);
+    EXPECT_EQ(c.kv_group_size(), 2);
 }
 
 }  // namespace

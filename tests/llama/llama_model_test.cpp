@@ -1,7 +1,8 @@
 // The compiled llama model (models/llama/llama_model.h) against the reference model
 // (models/llama/llama_reference.h) on tiny random checkpoints: the same logits after prefill,
 // chunked steps and decode, the same greedy picks, f32 and bf16 weights (kept bf16, or converted
-// at load), a tied head; and the kernels the grouping pass cuts a layer into.
+// at load), a tied head, heads that do not add up to hidden_size; and the kernels the grouping
+// pass cuts a layer into.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -189,6 +190,25 @@ TEST(LlamaModel, DownWeightInBlocksMatchesTheReference) {
     }
     EXPECT_EQ(halogen::llama_down_block(halogen::llama_preset("llama-3.2-1b")), 2048);   // I = 8192
     EXPECT_EQ(halogen::llama_down_block(halogen::llama_preset("tiny")), 0);             // I = 256
+}
+
+// Heads that do not add up to hidden_size, as transformers allows (q_proj [H*d, D], o_proj
+// [D, H*d]): 4 heads of 32 over hidden 96 in panels (128 query features), 4 of 16 in rows (64).
+TEST(LlamaModel, HeadsNeedNotAddUpToHiddenSize) {
+    for (const int64_t head_dim : {32, 16}) {
+        halogen::LlamaConfig c = halogen::llama_preset("tiny");
+        c.num_attention_heads = 4;
+        c.num_key_value_heads = 2;
+        c.head_dim = head_dim;
+        ASSERT_NE(c.num_attention_heads * c.head_dim, c.hidden_size);
+        Tiny m(c, SafetensorsDType::F32, 13);
+        LlamaReference ref(m.weights, {32});
+        LlamaModel model(m.weights, {32});
+        EXPECT_EQ(model.panels(), head_dim == 32) << head_dim;
+        EXPECT_LE(max_diff(model.prefill(kPrompt), ref.prefill(kPrompt)), 1e-4) << head_dim;
+        EXPECT_LE(max_diff(model.decode(77), ref.decode(77)), 1e-4) << head_dim;
+        EXPECT_LE(max_diff(model.step({5, 6, 7}), ref.step({5, 6, 7})), 1e-4) << head_dim;
+    }
 }
 
 TEST_P(LlamaLayouts, TiedHeadReadsTheEmbedding) {
