@@ -15,7 +15,7 @@
 #include "cli/plural.h"
 #include "frontend/errors.h"
 #include "halide_gen/runtime/host_limits.h"
-#include "halide_gen/runtime/openmp_par_for.h"
+#include "halide_gen/runtime/kernel_pool.h"
 #include "models/llama/llama_cost.h"
 #include "models/llama/sampling.h"
 

@@ -7,7 +7,7 @@
 #include <iostream>
 
 #include "cli/progress.h"
-#include "halide_gen/runtime/openmp_par_for.h"
+#include "halide_gen/runtime/kernel_pool.h"
 #include "models/llama/llama_graph.h"
 
 namespace halogen {

@@ -28,7 +28,7 @@
 
 #include "frontend/errors.h"
 #include "halide_gen/runtime/host_caches.h"
-#include "halide_gen/runtime/openmp_par_for.h"
+#include "halide_gen/runtime/kernel_pool.h"
 #include "perf/cases.h"
 #include "halide_gen/runtime/host_limits.h"
 #include "perf/paired_rounds.h"
@@ -174,7 +174,7 @@ void time_variant(benchmark::State &state, const std::string &name, const BenchC
     try {
         const FamilyKernel k = FamilyKernel::aot(c.family(), variant, stores);
         PreparedCase &p = case_buffers(c);
-        set_kernel_threads(threads);   // the kernels' parallel loops are OpenMP loops (halide_gen/runtime/openmp_par_for.h)
+        set_kernel_threads(threads);   // the kernels' pool and OpenMP's count (halide_gen/runtime/kernel_pool.h)
         auto it = verdicts.find(name);
         if (it == verdicts.end()) it = verdicts.emplace(name, look_at_variant(c, k, p, budget)).first;
         if (!it->second.skip.empty()) return state.SkipWithError(it->second.skip.c_str());

@@ -1,16 +1,16 @@
 // A JIT pipeline's parallel loops on OpenMP (jit_par_for.h).
 #include "halide_gen/compiler/jit_par_for.h"
 
-#include "halide_gen/runtime/openmp_par_for.h"
+#include "halide_gen/runtime/kernel_pool.h"
 
 namespace halogen {
 
 // A JIT task takes a JITUserContext * where an AOT task takes a void *: the same pointer, passed on.
-int openmp_jit_do_par_for(Halide::JITUserContext *ctx, int (*task)(Halide::JITUserContext *, int, uint8_t *), int min,
+int kernel_pool_jit_do_par_for(Halide::JITUserContext *ctx, int (*task)(Halide::JITUserContext *, int, uint8_t *), int min,
                           int size, uint8_t *closure) {
-    return openmp_do_par_for(ctx, reinterpret_cast<halide_task_t>(task), min, size, closure);
+    return kernel_do_par_for(ctx, reinterpret_cast<halide_task_t>(task), min, size, closure);
 }
 
-void use_openmp_par_for(Halide::Pipeline &p) { p.jit_handlers().custom_do_par_for = openmp_jit_do_par_for; }
+void use_kernel_pool(Halide::Pipeline &p) { p.jit_handlers().custom_do_par_for = kernel_pool_jit_do_par_for; }
 
 }  // namespace halogen

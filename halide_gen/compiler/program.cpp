@@ -40,7 +40,7 @@ public:
     JitEntry(std::string who, const std::vector<Halide::Func> &outputs, Params params, const Halide::Target &target)
         : who_(std::move(who)), pipeline_(outputs), params_(std::move(params)),
           target_(target.with_feature(Halide::Target::LargeBuffers)) {
-        use_openmp_par_for(pipeline_);
+        use_kernel_pool(pipeline_);
         pipeline_.compile_jit(target_);
     }
 

@@ -11,7 +11,7 @@
 
 #include "frontend/errors.h"
 #include "halide_gen/runtime/host_caches.h"
-#include "halide_gen/runtime/openmp_par_for.h"
+#include "halide_gen/runtime/kernel_pool.h"
 
 namespace halogen {
 
@@ -39,7 +39,7 @@ public:
         }
         // The AOT runtime's handlers, once: errors recorded for the call, parallel loops on OpenMP.
         static const bool handlers_set =
-            (halide_set_error_handler(record_error), halide_set_custom_do_par_for(openmp_do_par_for), true);
+            (halide_set_error_handler(record_error), halide_set_custom_do_par_for(kernel_do_par_for), true);
         (void)handlers_set;
     }
 

@@ -40,8 +40,8 @@ int64_t streaming_threshold_bytes();
 // a kernel without the twin is an Error.
 enum class Stores { by_size, cached, streaming };
 
-// The run path's entry for an AOT kernel. Its parallel loops run on OpenMP threads
-// (openmp_par_for.h: set_kernel_threads sets how many).
+// The run path's entry for an AOT kernel. Its parallel loops run on the kernels' thread pool
+// (kernel_pool.h: set_kernel_threads sets how many).
 std::shared_ptr<const KernelEntry> aot_entry(const AotKernel &k, Stores stores = Stores::by_size);
 
 // Kernels of an AOT variant: the top-level produce blocks of the kernel's own function in the

@@ -18,7 +18,7 @@
 #include "models/llama/llama_graph.h"
 #include "models/llama/llama_rope.h"
 #include "halide_gen/compiler/program.h"
-#include "halide_gen/runtime/openmp_par_for.h"
+#include "halide_gen/runtime/kernel_pool.h"
 #include "models/llama/llama_recipe.h"
 #include "schedules/attention/attention.h"
 

@@ -27,7 +27,7 @@
 #include "halide_gen/compiler/pipeline.h"
 #include "halide_gen/compiler/program.h"
 #include "halide_gen/compiler/types.h"
-#include "halide_gen/runtime/openmp_par_for.h"
+#include "halide_gen/runtime/kernel_pool.h"
 #include "models/llama/llama_model.h"
 #include "models/llama/llama_recipe.h"
 #include "schedules/attention/attention.h"
