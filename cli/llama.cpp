@@ -16,6 +16,7 @@
 #include "cli/llama_model_files.h"
 #include "cli/llama_run.h"
 #include "cli/plural.h"
+#include "cli/process_clock.h"
 #include "cli/progress.h"
 #include "cli/seed_flag.h"
 #include "formats/checkpoint.h"
@@ -214,21 +215,25 @@ int LlamaCommands::generate() const {
                                               max_new_, "--max-new", context_);
     OpenedLlama opened(command, run_, c, context, llama_threads(command, threads_));
     LlamaModel &model = opened.model();
-    fmt::print("compiled: {} kernels per layer, {}, {} weights in {}, context {}, in {:.1f} s\n",
-               model.layer_kernels(), count_of(c.num_hidden_layers, "layer"), dtype_name(model.weight_dtype()),
-               model.panels() ? "panels" : "rows", model.context(), opened.build_seconds());
+    fmt::print("model: {} kernels per layer, {}, {} weights in {}, context {}\n", model.layer_kernels(),
+               count_of(c.num_hidden_layers, "layer"), dtype_name(model.weight_dtype()), model.panels() ? "panels" : "rows",
+               model.context());
+    fmt::print("loaded: {}\n", opened.describe_load());
     const auto t1 = Clock::now();
 
     std::vector<int32_t> picks;
+    double first_token_s = 0;
     std::vector<float> logits = model.prefill(ids_);
     const auto t2 = Clock::now();
     Clock::time_point t3 = t2;
     for (int64_t k = 0; k < max_new_; ++k) {
         picks.push_back(sampler.pick(logits));
+        if (k == 0) first_token_s = seconds_since_process_start();
         if (k + 1 < max_new_) logits = model.decode(picks.back());
         t3 = Clock::now();
     }
     fmt::print("new ids: {}\n", fmt::join(picks, ","));
+    if (!picks.empty()) fmt::print("first token: {:.2f} s after the process started\n", first_token_s);
     const double prefill = seconds(t1, t2), decode = seconds(t2, t3);
     const int64_t decoded = std::max<int64_t>(max_new_ - 1, 0);
     fmt::print("prefill: {} in {:.3f} s, {:.1f} tokens/s\n", count_of(prompt, "token"), prefill, prompt / prefill);

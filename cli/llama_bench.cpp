@@ -13,6 +13,7 @@
 #include "cli/byte_size.h"
 #include "cli/llama_run.h"
 #include "cli/plural.h"
+#include "cli/process_clock.h"
 #include "frontend/errors.h"
 #include "halide_gen/runtime/host_limits.h"
 #include "halide_gen/runtime/kernel_pool.h"
@@ -113,13 +114,21 @@ int llama_bench(const LlamaBenchOptions &o) {
                o.run.model, count_of(c.num_hidden_layers, "layer"), c.hidden_size, dtype_name(model.weight_dtype()),
                format_byte_size(uint64_t(decode_cost.weight_bytes)), format_byte_size(uint64_t(decode_cost.cache_bytes)),
                o.prompt, o.gen, o.repetitions == 1 ? "1 repetition" : fmt::format("{} repetitions (medians)", o.repetitions));
-    fmt::print("compiled: {} kernels per layer ({}) in {:.1f} s\n", model.layer_kernels(),
-               model.panels() ? "weights in panels" : "weights in rows", compile_s);
+    fmt::print("model: {} kernels per layer ({})\n", model.layer_kernels(),
+               model.panels() ? "weights in panels" : "weights in rows");
+    fmt::print("loaded: {}\n", opened.describe_load());
 
     nlohmann::json runs = nlohmann::json::array();
+    double first_token_s = 0;
     for (const int t : threads) {
         set_kernel_threads(t);
         std::vector<float> logits = model.prefill(prompt);   // touches every weight page once
+        if (first_token_s == 0) {
+            argmax(logits);
+            first_token_s = seconds_since_process_start();
+            fmt::print("first token: {:.2f} s after the process started (a {}-token prompt at {} thread{})\n",
+                       first_token_s, o.prompt, t, t == 1 ? "" : "s");
+        }
         const std::string attention(model.attention_schedule(1));   // the first decode step's
         // Per repetition: the limits, a prefill, `gen` decode steps; each rate against its own bounds.
         std::vector<double> read, fma, prefill, decode, prefill_ratio, decode_ratio;
@@ -171,6 +180,10 @@ int llama_bench(const LlamaBenchOptions &o) {
                                   {"repetitions", o.repetitions},
                                   {"kernels_per_layer", model.layer_kernels()},
                                   {"compile_seconds", compile_s},
+                                  {"programs_from_cache", opened.model().load_report().loaded},
+                                  {"programs_compiled", opened.model().load_report().compiled},
+                                  {"weights_ready_seconds", opened.model().load_report().weights_seconds},
+                                  {"time_to_first_token_seconds", first_token_s},
                                   {"decode_weight_bytes_per_token", decode_cost.weight_bytes},
                                   {"decode_cache_bytes_per_token", decode_cost.cache_bytes},
                                   {"prefill_flops_per_token", prefill_flops_per_token},

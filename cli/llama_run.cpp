@@ -6,6 +6,8 @@
 #include <chrono>
 #include <iostream>
 
+#include <fmt/format.h>
+
 #include "cli/progress.h"
 #include "halide_gen/runtime/kernel_pool.h"
 #include "models/llama/llama_graph.h"
@@ -57,6 +59,9 @@ void add_llama_run_options(CLI::App &command, LlamaRunOptions &o) {
                        "as KV heads and a long cache)")
         ->check(CLI::IsMember(llama_decode_attention_names()))
         ->default_val("auto");
+    command.add_option("--cache-dir", o.cache_dir, "the compiled kernels' cache (default: $HALOGEN_CACHE_DIR, "
+                                                   "else $XDG_CACHE_HOME/halogen, else ~/.cache/halogen)");
+    command.add_flag("--no-cache", o.no_cache, "compile the model's programs anew, without reading or writing the cache");
 }
 
 LlamaConfig read_model_config(const std::string &model) { return read_llama_config(llama_model_files(model).config); }
@@ -103,10 +108,23 @@ OpenedLlama::OpenedLlama(const std::string &command, const LlamaRunOptions &o, c
     if (o.layout != "auto") options.panels = o.layout == "panels";
     options.decode_attention = llama_decode_attention(o.decode_attention);
     options.progress = load_progress(command);
+    options.cache.enabled = !o.no_cache;
+    options.cache.dir = o.cache_dir;
     set_kernel_threads(threads);
     const auto t = Clock::now();
     model_ = std::make_unique<LlamaModel>(weights, options);
     build_s_ = seconds_since(t);
+}
+
+std::string OpenedLlama::describe_load() const {
+    const LlamaLoadReport &r = model_->load_report();
+    std::string programs;
+    if (r.loaded > 0) programs = fmt::format("{} loaded from the kernel cache in {:.2f} s", r.loaded, r.load_seconds);
+    if (r.compiled > 0) {
+        programs += fmt::format("{}{} compiled in {:.1f} s", programs.empty() ? "" : ", ", r.compiled, r.compile_seconds);
+    }
+    return fmt::format("files mapped and checked in {:.2f} s; programs: {}; weights ready in {:.2f} s; model ready in {:.2f} s",
+                       open_s_, programs, r.weights_seconds, build_s_);
 }
 
 }  // namespace halogen

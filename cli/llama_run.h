@@ -27,9 +27,12 @@ struct LlamaRunOptions {
     std::string dtype = "auto";            // the weights' dtype in the kernels: auto, f32, bf16
     std::string layout = "auto";           // the projections' weights: auto, panels, rows
     std::string decode_attention = "auto"; // one-token steps' attention: auto, fused, decode
+    std::string cache_dir;                 // the kernel cache's folder; empty: the default
+    bool no_cache = false;                 // JIT-compile, neither reading nor writing the cache
 };
 
-// Adds --model (required), --dtype, --layout and --decode-attention to `command`.
+// Adds --model (required), --dtype, --layout, --decode-attention, --cache-dir and --no-cache to
+// `command`.
 void add_llama_run_options(CLI::App &command, LlamaRunOptions &o);
 
 // The config of the model --model names (llama_model_files.h); ConfigError or Error on a problem.
@@ -69,6 +72,8 @@ public:
     const LlamaModel &model() const { return *model_; }
     double open_seconds() const { return open_s_; }        // mapping and checking the files
     double build_seconds() const { return build_s_; }      // compiling and making the weights ready
+    // One line: where the programs came from and how long they and the weights took.
+    std::string describe_load() const;
 
 private:
     std::unique_ptr<LlamaModel> model_;

@@ -32,9 +32,10 @@ std::function<void(const LlamaLoadProgress &)> load_progress(const std::string &
     auto weights = std::make_shared<TenthsProgress>(TenthsProgress{command + ": weights ready", 0});
     return [command, weights](const LlamaLoadProgress &p) {
         if (p.stage == "weights") return (*weights)(p.done, p.total);
-        std::cerr << fmt::format("{}: {} {} of {}\n", command, p.stage == "compile" ? "compiled program" : p.stage,
-                                 p.done, p.total)
-                  << std::flush;
+        const std::string what = p.stage == "compile" ? "compiled program {} of {}"
+                                 : p.stage == "load"  ? "loaded program {} of {} from the kernel cache"
+                                                      : std::string(p.stage) + " {} of {}";
+        std::cerr << fmt::format("{}: {}\n", command, fmt::format(fmt::runtime(what), p.done, p.total)) << std::flush;
     };
 }
 

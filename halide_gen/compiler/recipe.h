@@ -16,7 +16,9 @@ namespace halogen {
 using ScheduleFn = std::function<void(LoweredGraph &lg, const Halide::Target &target)>;
 
 struct Recipe {
-    std::string name;                 // names the recipe in messages: "embedding gather", "simd"
+    // Names the recipe in messages ("embedding gather", "simd") and names its schedule: two recipes
+    // whose schedules differ have different names (the compile cache keys on it, compile_cache.h).
+    std::string name;
     bool rewrite_one_hot = false;     // frontend/rewrites/one_hot_gather.h before grouping
     bool fuse_reductions = true;      // false: every reduction is a kernel of its own
     std::string autoscheduler;        // "Adams2019", "Mullapudi2016", "Li2018"; "" for a schedule

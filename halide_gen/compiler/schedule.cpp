@@ -116,7 +116,7 @@ Recipe Recipe::generic(const std::string &schedule) {
         throw Error(fmt::format("schedule: unknown schedule '{}' (known: {})", schedule, fmt::join(schedule_names(), ", ")));
     }
     Recipe r;
-    r.name = "program";
+    r.name = fmt::format("program ({} schedule)", schedule);   // a name per schedule: recipe.h
     r.schedule = [schedule](LoweredGraph &lg, const Halide::Target &target) { apply_schedule(lg, schedule, target); };
     return r;
 }

@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <future>
 #include <map>
@@ -17,7 +18,7 @@
 #include "frontend/bfloat16.h"
 #include "models/llama/llama_graph.h"
 #include "models/llama/llama_rope.h"
-#include "halide_gen/compiler/program.h"
+#include "halide_gen/compiler/compile_cache.h"
 #include "halide_gen/runtime/kernel_pool.h"
 #include "models/llama/llama_recipe.h"
 #include "schedules/attention/attention.h"
@@ -186,7 +187,7 @@ DType default_dtype(const LlamaWeights &w) {
 }
 
 // The buffers of `all` that program p reads.
-BufferRefs inputs_of(const Program &p, const BufferRefs &all) {
+BufferRefs inputs_of(const CompiledGraph &p, const BufferRefs &all) {
     BufferRefs out;
     for (const Node *n : p.graph().inputs()) out[n->name] = all.at(n->name);
     return out;
@@ -199,8 +200,9 @@ struct LlamaModel::State {
     DType dtype = DType::Float32;
     bool panels = false;                                        // the projections' weights packed in panels
     int64_t context = 0, position = 0;
-    std::unique_ptr<Program> embed, layer, head;
-    std::unique_ptr<Program> layer_decode;                      // the layer with `decode` attention, or none
+    std::unique_ptr<CompiledGraph> embed, layer, head;
+    std::unique_ptr<CompiledGraph> layer_decode;                // the layer with `decode` attention, or none
+    LlamaLoadReport load_report;
     std::optional<bool> decode_attention;                       // LlamaModelOptions::decode_attention
 
     std::map<std::string, Weight> globals;                      // by the parts' input names
@@ -248,18 +250,23 @@ LlamaModel::LlamaModel(const LlamaWeights &w, const LlamaModelOptions &options) 
     const bool layer_decode = options.decode_attention.value_or(
         attention::decode_is_faster(1, s.context, c.num_key_value_heads, kernel_threads()));
     std::future<void> compiling = std::async(std::launch::async, [&] {
-        std::vector<std::tuple<std::unique_ptr<Program> *, const Graph *, Recipe>> programs = {
+        std::vector<std::tuple<std::unique_ptr<CompiledGraph> *, const Graph *, Recipe>> programs = {
             {&s.embed, &parts.embed, llama_recipe()},
             {&s.layer, &parts.layer, llama_recipe()},
             {&s.head, &parts.head, llama_recipe()}};
         if (layer_decode) programs.emplace_back(&s.layer_decode, &parts.layer, llama_recipe(true));
         int compiled = 0;
         for (const auto &[program, graph, recipe] : programs) {
-            *program = std::make_unique<Program>(*graph, recipe);
-            report({"compile", uint64_t(++compiled), uint64_t(programs.size())});
+            *program = std::make_unique<CompiledGraph>(compile_graph(*graph, recipe, options.cache));
+            const CompiledGraph &p = **program;
+            (p.from() == CompiledFrom::cache ? s.load_report.loaded : s.load_report.compiled) += 1;
+            (p.from() == CompiledFrom::cache ? s.load_report.load_seconds : s.load_report.compile_seconds) +=
+                p.seconds();
+            report({p.from() == CompiledFrom::cache ? "load" : "compile", uint64_t(++compiled), uint64_t(programs.size())});
         }
     });
 
+    const auto weights_start = std::chrono::steady_clock::now();
     WeightsRead read{report};
     for (const SafetensorsTensor *t : w.tensors()) read.total += t->bytes();
     // An untied embedding is only gathered from: its pages come in with the ids that read them.
@@ -284,6 +291,7 @@ LlamaModel::LlamaModel(const LlamaWeights &w, const LlamaModelOptions &options) 
                                                          : projection({l.down_proj});
         s.layers.push_back(std::move(m));
     }
+    s.load_report.weights_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - weights_start).count();
     compiling.get();   // rethrows a compile error
 
     const RopeTables tables = rope_tables(rope_inverse_frequencies(c), 0, s.context);
@@ -339,7 +347,7 @@ std::vector<float> LlamaModel::step(const std::vector<int32_t> &ids) {
     BufferRef cos{s.cos.data() + p0 * half, DType::Float32, {T, half}};
     BufferRef sin{s.sin.data() + p0 * half, DType::Float32, {T, half}};
     const Bindings positions{{"S", S}};   // the caches hold the context; the step reads S positions
-    const Program &layer_program = splits_keys(T) ? *s.layer_decode : *s.layer;
+    const CompiledGraph &layer_program = splits_keys(T) ? *s.layer_decode : *s.layer;
     for (int64_t i = 0; i < c.num_hidden_layers; ++i) {
         BufferRefs layer{{"hidden", rows(*x, T)}, {"rope_cos", cos}, {"rope_sin", sin},
                          {"k_cache", s.k_cache[i].ref()}, {"v_cache", s.v_cache[i].ref()}};
@@ -389,6 +397,7 @@ bool LlamaModel::panels() const { return s_->panels; }
 int LlamaModel::embed_kernels() const { return s_->embed->kernel_count(); }
 int LlamaModel::layer_kernels() const { return s_->layer->kernel_count(); }
 int LlamaModel::head_kernels() const { return s_->head->kernel_count(); }
+const LlamaLoadReport &LlamaModel::load_report() const { return s_->load_report; }
 
 bool LlamaModel::splits_keys(int64_t T) const {
     const State &s = *s_;

@@ -26,12 +26,14 @@
 #include <vector>
 
 #include "frontend/array.h"
+#include "halide_gen/compiler/compile_cache.h"
 #include "models/llama/llama_weights.h"
 
 namespace halogen {
 
-// Where the model's constructor stands, for a progress display: stage "compile" counts the
-// programs compiled (of 3, or 4 with the one-token steps' own layer program), stage "weights" the
+// Where the model's constructor stands, for a progress display: stage "compile" or "load" counts
+// the programs compiled or loaded from the kernel cache (of 3, or 4 with the one-token steps' own
+// layer program), stage "weights" the
 // bytes of the checkpoint's tensors made ready so far (copied, converted, or read into memory
 // where they stay in the mapping).
 struct LlamaLoadProgress {
@@ -65,6 +67,16 @@ struct LlamaModelOptions {
     // programs compile on a thread of their own while the weights are read, so the two kinds
     // interleave); none: no reports.
     std::function<void(const LlamaLoadProgress &)> progress;
+    // Where the programs come from: the kernel cache (halide_gen/compiler/compile_cache.h), or the
+    // JIT when it is off.
+    CompileCacheOptions cache;
+};
+
+// How the model was made ready: its programs loaded from the kernel cache or compiled, and the
+// seconds each kind took (on a thread of their own), and the seconds the weights took beside them.
+struct LlamaLoadReport {
+    int loaded = 0, compiled = 0;
+    double load_seconds = 0, compile_seconds = 0, weights_seconds = 0;
 };
 
 // LlamaModelOptions::decode_attention by its name on a command line: "auto" (none), or the
@@ -112,6 +124,7 @@ public:
     // The attention family's schedule ("fused" or "decode") that a step of T ids would run now, at
     // position() and with the kernels' current threads (LlamaModelOptions::decode_attention).
     std::string_view attention_schedule(int64_t T) const;
+    const LlamaLoadReport &load_report() const;
 
 private:
     // Whether a step of T ids runs the layer program with `decode` attention (attention_schedule).

@@ -11,7 +11,7 @@ namespace halogen {
 
 Recipe llama_recipe(bool decode_attention) {
     Recipe r;
-    r.name = "llama";
+    r.name = decode_attention ? "llama (decode attention)" : "llama";   // a name per schedule: recipe.h
     r.rewrite_one_hot = true;
     // The matmul schedule computes whole register tiles at the edges, reading rows past the end
     // clamped (Recipe::clamp_inputs); every other schedule reads the same values either way.
