@@ -369,7 +369,7 @@ LlamaConfig llama_preset(const std::string &name) {
         c.num_attention_heads = 6;
         c.num_key_value_heads = 2;
         c.head_dim = 16;
-        c.vocab_size = 256;
+        c.vocab_size = 512;   // the 256 bytes, 251 merges and 5 special tokens of a random tokenizer
         c.max_position_embeddings = 1024;
         c.rms_norm_eps = 1e-5;
         c.rope_theta = 1000.0;

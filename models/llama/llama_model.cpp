@@ -391,6 +391,12 @@ std::vector<BufferRef> LlamaModel::weight_buffers() const {
 }
 
 int64_t LlamaModel::position() const { return s_->position; }
+void LlamaModel::rewind(int64_t position) {
+    if (position < 0 || position > s_->position) {
+        throw ShapeError(fmt::format("llama model: cannot rewind to position {} from {}", position, s_->position));
+    }
+    s_->position = position;
+}
 int64_t LlamaModel::context() const { return s_->context; }
 DType LlamaModel::weight_dtype() const { return s_->dtype; }
 bool LlamaModel::panels() const { return s_->panels; }

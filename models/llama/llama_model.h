@@ -28,6 +28,7 @@
 #include "frontend/array.h"
 #include "halide_gen/compiler/compile_cache.h"
 #include "models/llama/llama_weights.h"
+#include "models/llama/text_generation.h"
 
 namespace halogen {
 
@@ -92,7 +93,7 @@ std::vector<std::string> llama_decode_attention_names();
 // weight's stream, which halved the read rate (perf/notes.md).
 int64_t llama_down_block(const LlamaConfig &c);
 
-class LlamaModel {
+class LlamaModel : public TokenStep {
 public:
     // Compiles the programs (seconds) and prepares the weights, reading each one once (a
     // weight kept in the mapping has its pages read in, so the first step does not wait on the
@@ -106,15 +107,18 @@ public:
     // Runs ids at positions position() ... position()+T-1, appends their k/v to the cache and
     // returns the last one's logits [V]. ShapeError when they do not fit the context, or no ids;
     // an id outside [0, V) reads a row of zeros (the embedding's gather), as the reference does.
-    std::vector<float> step(const std::vector<int32_t> &ids);
+    std::vector<float> step(const std::vector<int32_t> &ids) override;
     std::vector<float> prefill(const std::vector<int32_t> &ids);   // forgets the cache first
     std::vector<float> decode(int32_t id);
 
     // The weights as the kernels read them, each once: in the mapping, or the model's own copies.
     std::vector<BufferRef> weight_buffers() const;
 
-    int64_t position() const;
-    int64_t context() const;
+    int64_t position() const override;
+    int64_t context() const override;
+    // Goes back to an earlier position: the cache's rows from there on are written again by the
+    // next step (a conversation's next turn reuses what its text shares). ShapeError past position().
+    void rewind(int64_t position) override;
     DType weight_dtype() const;
     bool panels() const;   // the projections' weights are packed in panels
     // Kernels each part runs: the grouping pass's groups of the embedding, one layer and the head.

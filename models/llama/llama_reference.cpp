@@ -112,4 +112,11 @@ std::vector<int32_t> LlamaReference::greedy(const std::vector<int32_t> &ids, int
     return picks;
 }
 
+void LlamaReference::rewind(int64_t position) {
+    if (position < 0 || position > position_) {
+        throw ShapeError(fmt::format("llama reference: cannot rewind to position {} from {}", position, position_));
+    }
+    position_ = position;
+}
+
 }  // namespace halogen

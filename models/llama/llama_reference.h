@@ -18,6 +18,7 @@
 #include "models/llama/llama_graph.h"
 #include "models/llama/sampling.h"
 #include "models/llama/llama_weights.h"
+#include "models/llama/text_generation.h"
 
 namespace halogen {
 
@@ -26,14 +27,14 @@ struct LlamaReferenceOptions {
     bool keep_bf16 = false;    // bf16 weights enter the graph as bfloat16 (all weights must be BF16)
 };
 
-class LlamaReference {
+class LlamaReference : public TokenStep {
 public:
     // Copies the weights; `w` (and its checkpoint) may be released afterwards.
     explicit LlamaReference(const LlamaWeights &w, const LlamaReferenceOptions &options = {});
 
     // Runs ids at positions position() ... position()+T-1, appends their k/v to the cache and
     // returns the last one's logits [V]. ShapeError when they do not fit the context, or no ids.
-    std::vector<float> step(const std::vector<int32_t> &ids);
+    std::vector<float> step(const std::vector<int32_t> &ids) override;
     // Forgets the cache and runs `ids` from position 0.
     std::vector<float> prefill(const std::vector<int32_t> &ids);
     // One token at the next position.
@@ -42,8 +43,9 @@ public:
     // decoding each pick but the last; returns the n picks.
     std::vector<int32_t> greedy(const std::vector<int32_t> &ids, int64_t n);
 
-    int64_t position() const { return position_; }
-    int64_t context() const { return context_; }
+    int64_t position() const override { return position_; }
+    int64_t context() const override { return context_; }
+    void rewind(int64_t position) override;   // back to an earlier position; ShapeError past position()
     const LlamaConfig &config() const { return config_; }
     const LlamaStepGraph &step_graph() const { return step_; }
 

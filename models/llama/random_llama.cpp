@@ -12,6 +12,8 @@
 
 #include "frontend/bfloat16.h"
 #include "formats/safetensors_writer.h"
+#include "tokenizer/hf_tokenizer_json.h"
+#include "tokenizer/random_tokenizer.h"
 
 namespace halogen {
 
@@ -62,7 +64,8 @@ void remove_old_model(const fs::path &dir) {
     std::vector<fs::path> old;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         std::string name = it->path().filename().string();
-        if (name == "model.safetensors" || name == "model.safetensors.index.json" || std::regex_match(name, shard_name))
+        if (name == "model.safetensors" || name == "model.safetensors.index.json" || std::regex_match(name, shard_name) ||
+            name == "tokenizer.json" || name == "tokenizer_config.json" || name == "generation_config.json")
             old.push_back(it->path());
     }
     if (ec) throw FormatError(fmt::format("{}: cannot list the directory: {}", dir.string(), ec.message()));
@@ -103,6 +106,26 @@ void random_llama_values(const LlamaTensorSpec &spec, uint64_t seed, int64_t fir
     }
 }
 
+// The tokenizer's files and generation_config.json; c's bos and eos ids become its special tokens'.
+void write_random_text(const std::string &dir, LlamaConfig &c, uint64_t seed) {
+    write_random_tokenizer(dir, c.vocab_size, seed);
+    const BpeVocab vocab = read_hf_tokenizer_json((fs::path(dir) / "tokenizer.json").string());
+    const auto id_of = [&](const char *token) {
+        for (const AddedToken &a : vocab.added) {
+            if (a.content == token) return int64_t(a.id);
+        }
+        throw ConfigError(fmt::format("llama init: the random tokenizer has no {}", token));
+    };
+    c.bos_token_id = id_of("<|begin_of_text|>");
+    c.eos_token_ids = {id_of("<|end_of_text|>")};
+    nlohmann::json g = {{"bos_token_id", *c.bos_token_id},
+                        {"eos_token_id", {id_of("<|end_of_text|>"), id_of("<|eot_id|>")}},
+                        {"do_sample", false}};
+    const std::string path = (fs::path(dir) / "generation_config.json").string();
+    std::ofstream f(path);
+    if (!(f << g.dump(2) << "\n")) throw FormatError(fmt::format("{}: cannot write", path));
+}
+
 RandomLlamaFiles write_random_llama(const LlamaConfig &config, const std::string &dir, SafetensorsDType dtype,
                                     uint64_t seed, const RandomLlamaOptions &options) {
     if (dtype != SafetensorsDType::F32 && dtype != SafetensorsDType::BF16)
@@ -118,9 +141,13 @@ RandomLlamaFiles write_random_llama(const LlamaConfig &config, const std::string
     if (ec || !fs::is_directory(dir)) throw FormatError(fmt::format("{}: cannot create the directory: {}", dir,
                                                                     ec ? ec.message() : "a file is in the way"));
     remove_old_model(dir);
+    RandomLlamaFiles files;
+    if (options.tokenizer && c.vocab_size >= kRandomTokenizerMinVocab) {
+        write_random_text(dir, c, seed);
+        files.tokenizer = true;
+    }
     write_llama_config((fs::path(dir) / "config.json").string(), c);
 
-    RandomLlamaFiles files;
     files.tensors = specs.size();
     for (const LlamaTensorSpec &s : specs) files.data_bytes += uint64_t(s.numel()) * elem;
     const std::vector<std::vector<size_t>> shards = shard(specs, elem, options.max_shard_bytes);

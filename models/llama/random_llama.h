@@ -32,6 +32,11 @@ struct RandomLlamaOptions {
     uint64_t max_shard_bytes = kDefaultMaxShardBytes;
     // Called after each piece of data is written: bytes written so far, bytes in all.
     std::function<void(uint64_t written, uint64_t total)> progress;
+    // Also write a random tokenizer sized to the vocabulary (tokenizer/random_tokenizer.h:
+    // tokenizer.json, tokenizer_config.json with a chat template) and generation_config.json, with
+    // config.json's bos and eos ids set to its special tokens, when the vocabulary holds one
+    // (kRandomTokenizerMinVocab tokens at least); below that, no tokenizer is written.
+    bool tokenizer = true;
 };
 
 // What was written: file names in the directory, in writing order.
@@ -40,12 +45,14 @@ struct RandomLlamaFiles {
     bool sharded = false;                    // an index was written too
     uint64_t data_bytes = 0;                 // the tensors' bytes (the index's total_size)
     size_t tensors = 0;
+    bool tokenizer = false;                  // tokenizer.json, tokenizer_config.json and generation_config.json were written
 };
 
-// Writes config.json (torch_dtype set to the dtype) and the weights into `dir`, creating it.
-// `dtype` is F32 or BF16. Files of an earlier model there (model.safetensors, the index,
-// model-*-of-*.safetensors) are removed first, as transformers' save_pretrained does, so the
-// directory holds one model.
+// Writes config.json (torch_dtype set to the dtype), the weights and, when the options ask and the
+// vocabulary holds one, the tokenizer's files into `dir`, creating it. `dtype` is F32 or BF16.
+// Files of an earlier model there (model.safetensors, the index, model-*-of-*.safetensors, the
+// tokenizer's files, generation_config.json) are removed first, as transformers' save_pretrained
+// does, so the directory holds one model.
 RandomLlamaFiles write_random_llama(const LlamaConfig &c, const std::string &dir, SafetensorsDType dtype,
                                     uint64_t seed, const RandomLlamaOptions &options = {});
 

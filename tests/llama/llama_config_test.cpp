@@ -318,7 +318,7 @@ TEST(LlamaConfig, Presets) {
     LlamaConfig tiny = halogen::llama_preset("tiny");
     EXPECT_EQ(tiny.kv_group_size(), 3);
     EXPECT_EQ(tiny.head_dim, 16);
-    EXPECT_EQ(tiny.vocab_size, 256);
+    EXPECT_EQ(tiny.vocab_size, 512);
     EXPECT_THROW(halogen::llama_preset("llama-4"), ConfigError);
 }
 

@@ -57,7 +57,7 @@ TEST(LlamaGraph, OutputsAreLastLogitsThenEachLayersNewRows) {
     const Dim T = Dim::sym("T");
     const auto &out = step.graph.outputs();
     ASSERT_EQ(out.size(), 5u);
-    EXPECT_EQ(out[0].shape(), (Shape{Dim(1), Dim(256)}));
+    EXPECT_EQ(out[0].shape(), (Shape{Dim(1), Dim(512)}));
     EXPECT_EQ(out[0].node().name, "logits");
     for (int i = 0; i < 2; ++i) {
         EXPECT_EQ(out[1 + 2 * i].node().name, "layer" + std::to_string(i) + ".k_new");

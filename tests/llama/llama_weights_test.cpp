@@ -40,8 +40,8 @@ TEST(LlamaWeights, TinyPresetTensors) {
     EXPECT_EQ(specs[1].name, "model.layers.0.input_layernorm.weight");
     EXPECT_EQ(specs.back().name, "lm_head.weight");
     auto shapes = shapes_of(specs);
-    // hidden 96, intermediate 256, 6 heads and 2 KV heads of 16, vocab 256.
-    EXPECT_EQ(shapes.at("model.embed_tokens.weight"), (std::vector<int64_t>{256, 96}));
+    // hidden 96, intermediate 256, 6 heads and 2 KV heads of 16, vocab 512.
+    EXPECT_EQ(shapes.at("model.embed_tokens.weight"), (std::vector<int64_t>{512, 96}));
     EXPECT_EQ(shapes.at("model.layers.1.self_attn.q_proj.weight"), (std::vector<int64_t>{96, 96}));
     EXPECT_EQ(shapes.at("model.layers.1.self_attn.k_proj.weight"), (std::vector<int64_t>{32, 96}));
     EXPECT_EQ(shapes.at("model.layers.1.self_attn.v_proj.weight"), (std::vector<int64_t>{32, 96}));
@@ -49,9 +49,9 @@ TEST(LlamaWeights, TinyPresetTensors) {
     EXPECT_EQ(shapes.at("model.layers.0.mlp.gate_proj.weight"), (std::vector<int64_t>{256, 96}));
     EXPECT_EQ(shapes.at("model.layers.0.mlp.down_proj.weight"), (std::vector<int64_t>{96, 256}));
     EXPECT_EQ(shapes.at("model.layers.0.post_attention_layernorm.weight"), (std::vector<int64_t>{96}));
-    EXPECT_EQ(shapes.at("lm_head.weight"), (std::vector<int64_t>{256, 96}));
-    // Per layer 2*96 + 2*96*96 + 2*32*96 + 3*256*96 = 98,496; plus 2 tables of 256*96 and a norm.
-    EXPECT_EQ(halogen::llama_parameter_count(halogen::llama_preset("tiny")), 2 * 98496 + 2 * 24576 + 96);
+    EXPECT_EQ(shapes.at("lm_head.weight"), (std::vector<int64_t>{512, 96}));
+    // Per layer 2*96 + 2*96*96 + 2*32*96 + 3*256*96 = 98,496; plus 2 tables of 512*96 and a norm.
+    EXPECT_EQ(halogen::llama_parameter_count(halogen::llama_preset("tiny")), 2 * 98496 + 2 * 49152 + 96);
 }
 
 TEST(LlamaWeights, Llama32_1BTensors) {
@@ -179,9 +179,9 @@ TEST(LlamaWeights, MisshapedTensor) {
     expect_bind_error<halogen::ShapeError>(
         ts, c, {"tensor 'model.layers.0.self_attn.k_proj.weight' has shape [96, 96], expected [G*d, D] = [32, 96]"});
     ts = good_tensors(c);
-    named(ts, "model.embed_tokens.weight").shape = {96, 256};   // transposed
+    named(ts, "model.embed_tokens.weight").shape = {96, 512};   // transposed
     expect_bind_error<halogen::ShapeError>(
-        ts, c, {"tensor 'model.embed_tokens.weight' has shape [96, 256], expected [V, D] = [256, 96]"});
+        ts, c, {"tensor 'model.embed_tokens.weight' has shape [96, 512], expected [V, D] = [512, 96]"});
 }
 
 TEST(LlamaWeights, WrongDtype) {
@@ -209,7 +209,7 @@ TEST(LlamaWeights, UntiedWithoutHead) {
     std::vector<Tensor> ts = good_tensors(c);
     ts.pop_back();
     expect_bind_error<halogen::FormatError>(
-        ts, c, {"tensor 'lm_head.weight' is missing (expected [V, D] = [256, 96])", "tie_word_embeddings false"});
+        ts, c, {"tensor 'lm_head.weight' is missing (expected [V, D] = [512, 96])", "tie_word_embeddings false"});
 }
 
 TEST(LlamaWeights, TiedWithAHeadThatDiffers) {
@@ -219,11 +219,11 @@ TEST(LlamaWeights, TiedWithAHeadThatDiffers) {
     named(ts, "model.embed_tokens.weight").fill = 7;
     named(ts, "lm_head.weight").fill = 8;
     expect_bind_error<halogen::FormatError>(
-        ts, c, {"tensor 'lm_head.weight' [256, 96] F32 is in the checkpoint and differs from "
-                "'model.embed_tokens.weight' [256, 96] F32", "tie_word_embeddings true"});
+        ts, c, {"tensor 'lm_head.weight' [512, 96] F32 is in the checkpoint and differs from "
+                "'model.embed_tokens.weight' [512, 96] F32", "tie_word_embeddings true"});
     // Equal values in another dtype are different bytes: refused too.
-    named(ts, "lm_head.weight") = {"lm_head.weight", SafetensorsDType::BF16, {256, 96}, 7};
-    expect_bind_error<halogen::FormatError>(ts, c, {"'lm_head.weight' [256, 96] BF16", "'model.embed_tokens.weight' [256, 96] F32"});
+    named(ts, "lm_head.weight") = {"lm_head.weight", SafetensorsDType::BF16, {512, 96}, 7};
+    expect_bind_error<halogen::FormatError>(ts, c, {"'lm_head.weight' [512, 96] BF16", "'model.embed_tokens.weight' [512, 96] F32"});
 }
 
 TEST(LlamaWeights, TiedWithAHeadEqualToTheEmbedding) {

@@ -62,11 +62,19 @@ TEST(RandomLlama, TinyF32ReadsBackAndBinds) {
     EXPECT_FALSE(files.sharded);
     EXPECT_EQ(files.tensors, 21u);
     EXPECT_EQ(files.data_bytes, 4u * uint64_t(halogen::llama_parameter_count(c)));
-    EXPECT_EQ(files_in(dir), (std::vector<std::string>{"config.json", "model.safetensors"}));
-    // The config reads back as written, with the dtype said.
+    EXPECT_TRUE(files.tokenizer);
+    EXPECT_EQ(files_in(dir), (std::vector<std::string>{"config.json", "generation_config.json", "model.safetensors",
+                                                       "tokenizer.json", "tokenizer_config.json"}));
+    // The config reads back as written, with the dtype said and the begin and end ids the random
+    // tokenizer's (tests/llama/text_generation_test.cpp checks they are its special tokens).
     LlamaConfig back = halogen::read_llama_config(dir.str());
     EXPECT_EQ(back.torch_dtype, "float32");
+    EXPECT_GE(back.bos_token_id.value_or(-1), 256);   // past the 256 byte tokens
+    ASSERT_EQ(back.eos_token_ids.size(), 1u);
+    EXPECT_NE(back.eos_token_ids[0], *back.bos_token_id);
     back.torch_dtype = c.torch_dtype;
+    back.bos_token_id = c.bos_token_id;
+    back.eos_token_ids = c.eos_token_ids;
     EXPECT_EQ(back, c);
 
     Checkpoint ckpt = Checkpoint::open(dir.str());
@@ -196,11 +204,14 @@ TEST(RandomLlama, RewritingADirectoryReplacesTheModel) {
     small.max_shard_bytes = 200'000;
     halogen::RandomLlamaFiles sharded = halogen::write_random_llama(c, dir.str(), SafetensorsDType::F32, 1, small);
     ASSERT_TRUE(sharded.sharded);
-    EXPECT_EQ(files_in(dir).size(), sharded.weight_files.size() + 3);   // config, index, README
-    halogen::write_random_llama(c, dir.str(), SafetensorsDType::F32, 2);
+    // config, index, README and the tokenizer's three files
+    EXPECT_EQ(files_in(dir).size(), sharded.weight_files.size() + 6);
+    halogen::RandomLlamaOptions no_tokenizer;
+    no_tokenizer.tokenizer = false;
+    halogen::write_random_llama(c, dir.str(), SafetensorsDType::F32, 2, no_tokenizer);
     EXPECT_EQ(files_in(dir), (std::vector<std::string>{"README.md", "config.json", "model.safetensors"}));
     halogen::write_random_llama(c, dir.str(), SafetensorsDType::F32, 3, small);
-    EXPECT_EQ(files_in(dir).size(), sharded.weight_files.size() + 3);
+    EXPECT_EQ(files_in(dir).size(), sharded.weight_files.size() + 6);
     std::vector<float> values = halogen::to_float32(Checkpoint::open(dir.str()).at("model.norm.weight"));
     EXPECT_EQ(values, generated(halogen::llama_tensor_specs(c)[19], 3));
 }
