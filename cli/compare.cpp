@@ -16,7 +16,9 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/threads_flag.h"
 #include "frontend/errors.h"
+#include "halide_gen/runtime/kernel_pool.h"
 #include "schedules/case_args.h"
 #include "schedules/kernel.h"
 #include "schedules/reference.h"
@@ -131,11 +133,13 @@ void print_table(const Case &c, const std::vector<Result> &results, const std::s
     for (const Result &r : results) slowest = std::max(slowest, r.median_ms);
     const double copy_s = c.bytes > 0 && c.flops == 0 ? memcpy_seconds(c.bytes) : 0;
     const char *rate_name = c.flops > 0 ? "GFLOP/s" : "GB/s";
-    fmt::print("\n{}:{}  (checked against the {})\n", c.family, c.label, reference);
+    fmt::print("\n{}:{}  (checked against the {}; {} thread{})\n", c.family, c.label, reference, kernel_threads(),
+               kernel_threads() == 1 ? "" : "s");
     fmt::print("  {:<16} {:>7} {:>16} {:>11} {:>10} {:>12} {:>10}  {}\n", "variant", "kernels", "work", "median ms",
                rate_name, "vs slowest", "max|err|", "");
     for (const Result &r : results) {
-        nlohmann::json rec = {{"family", c.family}, {"case", c.label}, {"variant", r.variant}, {"kernels", r.kernels}};
+        nlohmann::json rec = {{"family", c.family}, {"case", c.label},     {"variant", r.variant},
+                              {"kernels", r.kernels}, {"threads", kernel_threads()}};
         const std::string work = c.work ? c.work(find_variant(c.family, r.variant)) : "";
         if (r.median_ms < 0) {
             fmt::print("  {:<16} {:>7} {:>16} {:>11} {:>10} {:>12} {:>10}  {}\n", r.variant,
@@ -222,6 +226,7 @@ void check_flags(const CompareOptions &o, const std::vector<const Family *> &fam
 int run_compare(const CompareOptions &o) {
     const std::vector<const Family *> families = select_families(o.name);
     check_flags(o, families);
+    use_threads("compare", o.threads);
     std::ofstream json;
     if (!o.json_path.empty()) {   // checked before anything runs
         json.open(o.json_path);

@@ -17,6 +17,7 @@ struct CompareOptions {
     double budget_s = 5.0;       // skip a variant whose run would take longer
     double min_time_s = 0.5;     // repeat each variant for at least this long
     bool verbose = false;        // let Halide's autoschedulers print while a case is JIT-compiled
+    int threads = 0;             // the kernels' threads; 0: one per core
 };
 
 // Checks the options against the families they name (a flag no such family takes is an Error),

@@ -23,6 +23,7 @@
 #include "models/llama/llama_config.h"
 #include "models/llama/llama_weights.h"
 #include "models/llama/random_llama.h"
+#include "tokenizer/random_tokenizer.h"
 #include "models/llama/sampling.h"
 #include "models/llama/llama_model.h"
 
@@ -63,11 +64,12 @@ std::string approximate(int64_t n) {
 
 LlamaCommands::LlamaCommands(CLI::App &app) {
     llama_ = app.add_subcommand("llama", "Llama models: make one of random weights, check a model's files, generate "
-                                         "token ids, measure prefill and decode speed");
+                                         "text or ids, chat, tokenize, measure prefill and decode speed");
     llama_->require_subcommand(1);
 
-    init_ = llama_->add_subcommand("init", "Write a model directory of random weights: config.json and "
-                                           "model.safetensors (or shards and their index), as a download has");
+    init_ = llama_->add_subcommand("init", "Write a model directory of random weights: config.json, "
+                                           "model.safetensors (or shards and their index) and a random tokenizer, as "
+                                           "a download has");
     auto *preset = init_->add_option("--preset", preset_, fmt::format("a published architecture: {}",
                                                                       fmt::join(llama_preset_names(), ", ")));
     init_->add_option("--config", config_, "a config.json (or a directory holding one) to take the architecture from")
@@ -89,26 +91,10 @@ LlamaCommands::LlamaCommands(CLI::App &app) {
                                          ".safetensors file with config.json beside it")
         ->required();
 
-    generate_ = llama_->add_subcommand("generate", "Prefill prompt ids, then decode new ids one at a time through "
-                                                   "the compiled model; prints the new ids and tokens/s");
-    add_llama_run_options(*generate_, run_);
-    generate_->add_option("--ids", ids_, "the prompt's token ids, comma-separated, at least one (no tokenizer: ids "
-                                         "in, ids out)")
-        ->delimiter(',')
-        ->check(not_empty())
-        ->required();
-    generate_->add_option("--max-new", max_new_, "how many ids to generate")->default_val(32)->check(at_least(0));
-    generate_->add_option("--temperature", temperature_, "0: greedy (the first largest logit); else sample")
-        ->default_val(0);
-    top_p_option_ = generate_->add_option("--top-p", top_p_, "with --temperature: sample from the fewest likeliest "
-                                                             "ids whose probability reaches this")
-                        ->default_val(1);
-    add_seed_flag(*generate_, seed_, "the sampler's seed");
-    generate_->add_option("--context", context_, "positions the KV cache holds (default: the prompt plus --max-new)")
-        ->check(at_least(1));
-    generate_->add_option("--threads", threads_, "threads the kernels run on, at most one per core (default: one "
-                                                 "per core)")
-        ->check(at_least(1));
+    generate_ = add_generate_command(*llama_, generate_options_);
+    chat_ = add_chat_command(*llama_, chat_options_);
+    tokenize_ = add_tokenize_command(*llama_, tokenize_options_);
+    detokenize_ = add_detokenize_command(*llama_, tokenize_options_);
 
     bench_ = llama_->add_subcommand("bench", "Prefill and decode tokens/s beside the machine's read bandwidth and "
                                              "FMA peak, measured in the same process, per thread count");
@@ -129,7 +115,10 @@ LlamaCommands::LlamaCommands(CLI::App &app) {
 int LlamaCommands::run() const {
     if (*init_) return init();
     if (*info_) return info();
-    if (*generate_) return generate();
+    if (*generate_) return llama_generate(generate_options_);
+    if (*chat_) return llama_chat(chat_options_);
+    if (*tokenize_) return llama_tokenize(tokenize_options_);
+    if (*detokenize_) return llama_detokenize(tokenize_options_);
     if (*bench_) return llama_bench(bench_options_);
     return 1;
 }
@@ -152,6 +141,14 @@ int LlamaCommands::init() const {
     fmt::print("  {} tensors, {} parameters, {} in {} ({} bytes), seed {}\n", files.tensors,
                llama_parameter_count(c), format_byte_size(files.data_bytes), safetensors_dtype_name(dtype),
                files.data_bytes, seed);
+    if (files.tokenizer) {
+        fmt::print("  tokenizer: a random byte-level BPE of {} tokens (tokenizer.json, tokenizer_config.json with a "
+                   "chat template), generation_config.json\n",
+                   c.vocab_size);
+    } else {
+        fmt::print("  no tokenizer: a byte-level BPE needs {} tokens at least, the vocabulary has {} (ids in, ids out)\n",
+                   kRandomTokenizerMinVocab, c.vocab_size);
+    }
     return 0;
 }
 
@@ -191,55 +188,6 @@ int LlamaCommands::info() const {
     fmt::print("bytes: {}\n", fmt::join(parts, ", "));
     fmt::print("bound: all {} tensors present, shaped as the config asks, F32/BF16/F16{}\n", bound,
                w.tied() ? "; the head reads model.embed_tokens.weight (tied)" : "; lm_head.weight is the head");
-    return 0;
-}
-
-int LlamaCommands::generate() const {
-    using Clock = std::chrono::steady_clock;
-    const auto seconds = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
-    const std::string command = "llama generate";
-    Sampler sampler({temperature_, top_p_, resolve_seed(command, seed_)});   // checks the options before the model loads
-    if (temperature_ == 0 && top_p_option_->count() > 0) {
-        std::cerr << fmt::format("{}: --top-p {} has no effect without --temperature: the picks are greedy\n", command,
-                                 top_p_);
-    }
-    if (ids_.empty()) throw Error(fmt::format("{}: --ids is empty; the prompt needs at least one id", command));
-    const LlamaConfig c = read_model_config(run_.model);
-    for (int32_t id : ids_) {
-        if (id < 0 || id >= c.vocab_size) {
-            throw Error(fmt::format("{}: id {} is outside the vocabulary [0, {})", command, id, c.vocab_size));
-        }
-    }
-    const auto prompt = int64_t(ids_.size());
-    const int64_t context = llama_run_context(command, c, prompt, fmt::format("the prompt's {}", count_of(prompt, "id")),
-                                              max_new_, "--max-new", context_);
-    OpenedLlama opened(command, run_, c, context, llama_threads(command, threads_));
-    LlamaModel &model = opened.model();
-    fmt::print("model: {} kernels per layer, {}, {} weights in {}, context {}\n", model.layer_kernels(),
-               count_of(c.num_hidden_layers, "layer"), dtype_name(model.weight_dtype()), model.panels() ? "panels" : "rows",
-               model.context());
-    fmt::print("loaded: {}\n", opened.describe_load());
-    const auto t1 = Clock::now();
-
-    std::vector<int32_t> picks;
-    double first_token_s = 0;
-    std::vector<float> logits = model.prefill(ids_);
-    const auto t2 = Clock::now();
-    Clock::time_point t3 = t2;
-    for (int64_t k = 0; k < max_new_; ++k) {
-        picks.push_back(sampler.pick(logits));
-        if (k == 0) first_token_s = seconds_since_process_start();
-        if (k + 1 < max_new_) logits = model.decode(picks.back());
-        t3 = Clock::now();
-    }
-    fmt::print("new ids: {}\n", fmt::join(picks, ","));
-    if (!picks.empty()) fmt::print("first token: {:.2f} s after the process started\n", first_token_s);
-    const double prefill = seconds(t1, t2), decode = seconds(t2, t3);
-    const int64_t decoded = std::max<int64_t>(max_new_ - 1, 0);
-    fmt::print("prefill: {} in {:.3f} s, {:.1f} tokens/s\n", count_of(prompt, "token"), prefill, prompt / prefill);
-    if (decoded > 0) {
-        fmt::print("decode: {} in {:.3f} s, {:.1f} tokens/s\n", count_of(decoded, "token"), decode, decoded / decode);
-    }
     return 0;
 }
 

@@ -14,6 +14,7 @@
 #include "cli/llama_run.h"
 #include "cli/plural.h"
 #include "cli/process_clock.h"
+#include "cli/threads_flag.h"
 #include "frontend/errors.h"
 #include "halide_gen/runtime/host_limits.h"
 #include "halide_gen/runtime/kernel_pool.h"
@@ -86,7 +87,7 @@ int llama_bench(const LlamaBenchOptions &o) {
     // Each count capped at the cores, each measured once.
     std::vector<int> threads;
     for (int t : o.threads.empty() ? std::vector<int>{0} : o.threads) {
-        const int n = llama_threads(command, t);
+        const int n = resolve_threads(command, t);
         if (std::find(threads.begin(), threads.end(), n) == threads.end()) threads.push_back(n);
     }
     const LlamaConfig config = read_model_config(o.run.model);

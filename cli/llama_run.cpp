@@ -86,17 +86,6 @@ int64_t llama_run_context(const std::string &command, const LlamaConfig &c, int6
     return context > 0 ? context : need;
 }
 
-int llama_threads(const std::string &command, int asked) {
-    const int cores = host_cores();
-    if (asked <= 0) return cores;
-    if (asked > cores) {
-        std::cerr << fmt::format("{}: --threads {} is more than the {} cores this process may run on; running {}\n",
-                                 command, asked, cores, cores);
-        return cores;
-    }
-    return asked;
-}
-
 OpenedLlama::OpenedLlama(const std::string &command, const LlamaRunOptions &o, const LlamaConfig &c, int64_t context,
                          int threads)
     : config(checked_layout(command, o, c)),

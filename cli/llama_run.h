@@ -46,11 +46,6 @@ LlamaConfig read_model_config(const std::string &model);
 int64_t llama_run_context(const std::string &command, const LlamaConfig &c, int64_t prompt, const std::string &prompt_text,
                           int64_t more, const std::string &more_flag, int64_t context);
 
-// The kernels' thread count for --threads `asked`: one per core when 0; more threads than cores
-// are capped at the cores with a warning on stderr (they would only take turns, and bench's
-// limits measured on them mean nothing).
-int llama_threads(const std::string &command, int asked);
-
 // A model opened from LlamaRunOptions. Not movable: the weights point into the checkpoint.
 class OpenedLlama {
     double open_s_ = 0, build_s_ = 0;   // first: the members below are timed into them

@@ -18,6 +18,7 @@
 #include "cli/flag_checks.h"
 #include "cli/llama.h"
 #include "cli/run_kernel.h"
+#include "cli/threads_flag.h"
 #include "cli/usage_error.h"
 #include "formats/graph_json.h"
 #include "frontend/grouping/grouping.h"
@@ -137,6 +138,7 @@ int main(int argc, char **argv) {
                                                      "predicted from a smaller call first, compiling included")
         ->check(halogen::above_zero());
     compare_cmd->add_flag("-v,--verbose", co.verbose, "let Halide's autoschedulers print while a case is JIT-compiled");
+    halogen::add_threads_flag(*compare_cmd, co.threads);
 
     std::string family, variant, output;
     bool c_source = false, full = false, strict_ids = false;
@@ -168,6 +170,8 @@ int main(int argc, char **argv) {
     run_cmd->add_flag("--strict-ids", strict_ids,
                       "embedding: an id outside [0, V) is an error, as PyTorch's Embedding has it (default: its "
                       "row is zero and stderr says how many)");
+    int run_threads = 0;
+    halogen::add_threads_flag(*run_cmd, run_threads);
 
     halogen::LlamaCommands llama(app);
 
@@ -192,6 +196,7 @@ int main(int argc, char **argv) {
                     throw halogen::Error("run: --input '" + spec.substr(0, eq) + "' is given twice");
                 }
             }
+            halogen::use_threads("run", run_threads);
             return halogen::run_kernel(family, variant, inputs, output, strict_ids, parameters);
         }
     } catch (const halogen::Error &e) {

@@ -6,4 +6,6 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 halogen_install_packages
 halogen_build
+# The compiled kernels the tests make go into the build's own cache, not the user's.
+export HALOGEN_CACHE_DIR="${HALOGEN_CACHE_DIR:-$HALOGEN_BUILD/kernel-cache}"
 ctest --test-dir "$HALOGEN_BUILD" --output-on-failure -j "$(nproc)" "$@"

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """`halogen llama bench` on the tiny preset: the table, and a JSON with one entry per thread count
 whose ratios follow from each repetition's rates, the limits measured before it and the step's
-costs counted by hand (the tiny preset: 246240 parameters, of which the embedding table is
-256 x 96; a decoded token reads all but the table, and one of its rows, and the KV cache of the
+costs counted by hand (the tiny preset: 295392 parameters, of which the embedding table is
+512 x 96; a decoded token reads all but the table, and one of its rows, and the KV cache of the
 positions it sees), and medians that are the
 medians of the repetitions it lists; the attention schedule its decode steps ran."""
 
@@ -36,20 +36,22 @@ class LlamaBench(unittest.TestCase):
                                      r"  prefill [0-9.]+ tokens/s, [0-9]+ GFLOP/s, [0-9.]+x its bound")
         self.assertRegex(run.stdout, r"2 threads: limits: [^\n]*\n  prefill [^\n]*\n  decode [0-9.]+ tokens/s, "
                                      r"[0-9.]+ GB/s of weights and cache, [0-9.]+x its bound \(attention: fused\)")
-        self.assertRegex(run.stdout, r"\(887 kB of weights and 3.58 kB of KV cache read per decoded token\)")
-        self.assertRegex(run.stdout, r"compiled: 5 kernels per layer \(weights in rows\) in [0-9.]+ s\n")
+        self.assertRegex(run.stdout, r"\(985 kB of weights and 3.58 kB of KV cache read per decoded token\)")
+        self.assertRegex(run.stdout, r"model: 5 kernels per layer \(weights in rows\)\nloaded: files mapped and checked in [0-9.]+ s; "
+                                     r"programs: [^\n]*; weights ready in [0-9.]+ s; model ready in [0-9.]+ s\n"
+                                     r"first token: [0-9.]+ s after the process started \(a 5-token prompt at 1 thread\)\n")
         self.assertRegex(run.stdout, r"peak resident memory: ")
         self.assertEqual(j["kernels_per_layer"], 5)
         self.assertEqual(j["layout"], "rows")   # the tiny preset's heads of 16 keep rows
-        self.assertEqual(j["decode_weight_bytes_per_token"], (246240 - 256 * 96 + 96) * 4)
+        self.assertEqual(j["decode_weight_bytes_per_token"], (295392 - 512 * 96 + 96) * 4)
         # The middle decoded token (position 5 + 3 // 2 = 6) sees 7 positions: 2 layers x keys and
         # values x 2 KV heads x 16 floats each.
         self.assertEqual(j["decode_cache_bytes_per_token"], 2 * 2 * 2 * 16 * 4 * 7)
         decode_bytes = j["decode_weight_bytes_per_token"] + j["decode_cache_bytes_per_token"]
-        self.assertEqual(j["weight_bytes"], 246240 * 4)
-        # 2 layers x (2 x 98304 per token for the matrices) + the head once (2 x 256 x 96) over 5
+        self.assertEqual(j["weight_bytes"], 295392 * 4)
+        # 2 layers x (2 x 98304 per token for the matrices) + the head once (2 x 512 x 96) over 5
         # tokens, + attention: 4 x 6 heads x 16 x (1 + 2 + 3 + 4 + 5) keys per layer.
-        flops = 2 * 2 * 5 * 98304 + 2 * 256 * 96 + 2 * 4 * 6 * 16 * 15
+        flops = 2 * 2 * 5 * 98304 + 2 * 512 * 96 + 2 * 4 * 6 * 16 * 15
         self.assertAlmostEqual(j["prefill_flops_per_token"], flops / 5)
         self.assertEqual([r["threads"] for r in j["runs"]], [1, 2])
         for r in j["runs"]:

@@ -2,7 +2,7 @@
 """`halogen run` takes tensors as PyTorch holds them: leading axes collapsed by halogen (LayerNorm's x
 [2, 7, 4097]), channels and spatial axes of NCHW (GroupNorm), ids of any rank (Embedding); a rank it
 cannot take is one line stating the expected layout, and a tensor that does not fit is blamed by
-name. Files are written and read with the standard library (.npy version 1.0, little-endian)."""
+name; --threads 1 and 2 write the same bytes. Files are written and read with the standard library (.npy version 1.0, little-endian)."""
 
 import math
 import os
@@ -225,6 +225,24 @@ class RunLayouts(unittest.TestCase):
             self.assertAlmostEqual(got[m * 64 + n], want, delta=1e-5)
         done = self.run_halogen("run", "matmul_pack_bf16", "--input", f"weight={x}", "--output", packed)
         self.one_line_error(done, "input 'weight'", "[2, 5]", "not a multiple of 32")
+
+    def test_threads_give_the_same_output(self):
+        # LayerNorm's rows are split across the kernels' threads: one thread or two, the same bytes.
+        x, _ = self.floats("x", (64, 4097))
+        w, _ = self.floats("w", (4097,))
+        b, _ = self.floats("b", (4097,))
+        outputs = []
+        for threads in ("1", "2"):
+            out = os.path.join(self.dir.name, f"out{threads}.npy")
+            done = self.run_halogen("run", "layernorm", "--threads", threads, "--input", f"x={x}",
+                                    "--input", f"weight={w}", "--input", f"bias={b}", "--output", out)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            with open(out, "rb") as f:
+                outputs.append(f.read())
+        self.assertEqual(outputs[0], outputs[1])
+        done = self.run_halogen("run", "layernorm", "--threads", "0", "--input", f"x={x}", "--output", "o.npy")
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn("--threads: must be >= 1, got 0", done.stderr)
 
 
 if __name__ == "__main__":
