@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <functional>
+#include <thread>
 
 #include "formats/printable_text.h"
 #include "frontend/errors.h"
@@ -23,7 +24,7 @@ constexpr size_t kCacheKeyMax = 256;   // longer pre-tokens are not cached
 
 }  // namespace
 
-BpeModel::BpeModel(const BpeVocab &vocab)
+BpeModel::BpeModel(const BpeVocab &vocab, size_t parallel_from)
     : tokens_(vocab.tokens), ignore_merges_(vocab.ignore_merges), fuse_unk_(vocab.fuse_unk),
       cache_(std::make_unique<PieceCache>()) {
     if (const int64_t repeated = ids_.build(tokens_); repeated >= 0) {
@@ -36,16 +37,52 @@ BpeModel::BpeModel(const BpeVocab &vocab)
         unk_id_ = id_of(vocab.unk_token);
         if (unk_id_ < 0) throw FormatError(vocab.source + ": unk_token '" + vocab.unk_token + "' is not in the vocab");
     }
-    merges_.reserve(vocab.merges.size());
-    // Merges are resolved in batches: the hashes of a batch's strings first, with their table
-    // slots prefetched, then the look-ups, so the memory accesses of one batch overlap.
+    resolve_merges(vocab, parallel_from);
+}
+
+// A merge's tokens as ids: the pair and the token they make.
+struct BpeModel::ResolvedMerge {
+    int32_t left = -1, right = -1, id = -1;
+};
+
+void BpeModel::resolve_merges(const BpeVocab &vocab, size_t parallel_from) {
+    const auto &merges = vocab.merges;
+    std::vector<ResolvedMerge> resolved(merges.size());
+    // The look-ups only read the token index, so two threads resolve half the merges each (a
+    // large vocabulary's load is mostly these look-ups, each a cache miss); a problem is the first
+    // merge's in rank order, whichever thread found it.
+    const size_t half = merges.size() >= std::max<size_t>(parallel_from, 2) ? merges.size() / 2 : merges.size();
+    std::string second_problem;
+    size_t second_at = merges.size();
+    std::thread second;
+    if (half < merges.size()) {
+        second = std::thread([&] { second_at = resolve_range(vocab, half, merges.size(), resolved, second_problem); });
+    }
+    std::string problem;
+    size_t at = resolve_range(vocab, 0, half, resolved, problem);
+    if (second.joinable()) second.join();
+    if (at == half && second_at < merges.size()) problem = std::move(second_problem);
+    if (!problem.empty()) throw FormatError(problem);
+
+    merges_.reserve(merges.size());
+    constexpr size_t kAhead = 16;
+    for (size_t i = 0; i < resolved.size(); ++i) {
+        if (i + kAhead < resolved.size()) merges_.prefetch(resolved[i + kAhead].left, resolved[i + kAhead].right);
+        // As in Hugging Face, a pair listed twice keeps its last rank.
+        merges_.set(resolved[i].left, resolved[i].right, {static_cast<uint32_t>(i), resolved[i].id});
+    }
+}
+
+size_t BpeModel::resolve_range(const BpeVocab &vocab, size_t begin, size_t end, std::vector<ResolvedMerge> &resolved,
+                               std::string &problem) const {
+    // In batches: the hashes of a batch's strings first, with their table slots prefetched, then
+    // the look-ups, so the memory accesses of one batch overlap.
     constexpr size_t kBatch = 32;
     uint64_t hashes[2][kBatch];
-    int32_t left[kBatch], right[kBatch];
     std::string joined[kBatch];
     const auto &merges = vocab.merges;
-    for (size_t base = 0; base < merges.size(); base += kBatch) {
-        const size_t n = std::min(kBatch, merges.size() - base);
+    for (size_t base = begin; base < end; base += kBatch) {
+        const size_t n = std::min(kBatch, end - base);
         for (size_t k = 0; k < n; ++k) {
             for (int side = 0; side < 2; ++side) {
                 hashes[side][k] = TokenIndex::hash(side ? merges[base + k].second : merges[base + k].first);
@@ -54,27 +91,30 @@ BpeModel::BpeModel(const BpeVocab &vocab)
         }
         for (size_t k = 0; k < n; ++k) {
             const auto &[a, b] = merges[base + k];
-            left[k] = ids_.find(a, hashes[0][k]);
-            right[k] = ids_.find(b, hashes[1][k]);
-            if (left[k] < 0 || right[k] < 0)
-                throw FormatError(vocab.source + ": merge " + std::to_string(base + k) + " ('" + printable_text(a, 60) + " " +
-                                  printable_text(b, 60) + "'): '" + printable_text(left[k] < 0 ? a : b, 60) +
-                                  "' is not in the vocab");
+            ResolvedMerge &r = resolved[base + k];
+            r.left = ids_.find(a, hashes[0][k]);
+            r.right = ids_.find(b, hashes[1][k]);
+            if (r.left < 0 || r.right < 0) {
+                problem = vocab.source + ": merge " + std::to_string(base + k) + " ('" + printable_text(a, 60) + " " +
+                          printable_text(b, 60) + "'): '" + printable_text(r.left < 0 ? a : b, 60) + "' is not in the vocab";
+                return base + k;
+            }
             joined[k].assign(a).append(b);
             hashes[0][k] = TokenIndex::hash(joined[k]);
             ids_.prefetch(hashes[0][k]);
-            merges_.prefetch(left[k], right[k]);
         }
         for (size_t k = 0; k < n; ++k) {
-            const int32_t id = ids_.find(joined[k], hashes[0][k]);
-            if (id < 0)
-                throw FormatError(vocab.source + ": merge " + std::to_string(base + k) + " ('" +
-                                  printable_text(merges[base + k].first, 60) + " " + printable_text(merges[base + k].second, 60) +
-                                  "'): the merged token '" + printable_text(joined[k], 60) + "' is not in the vocab");
-            // As in Hugging Face, a pair listed twice keeps its last rank.
-            merges_.set(left[k], right[k], {static_cast<uint32_t>(base + k), id});
+            ResolvedMerge &r = resolved[base + k];
+            r.id = ids_.find(joined[k], hashes[0][k]);
+            if (r.id < 0) {
+                problem = vocab.source + ": merge " + std::to_string(base + k) + " ('" +
+                          printable_text(merges[base + k].first, 60) + " " + printable_text(merges[base + k].second, 60) +
+                          "'): the merged token '" + printable_text(joined[k], 60) + "' is not in the vocab";
+                return base + k;
+            }
         }
     }
+    return end;
 }
 
 BpeModel::~BpeModel() = default;

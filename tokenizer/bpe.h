@@ -20,9 +20,14 @@ namespace halogen {
 
 class BpeModel {
 public:
+    // From this many merges on, two threads resolve them at construction (a small vocabulary's
+    // thread would cost more than it saves).
+    static constexpr size_t kParallelMerges = 20000;
+
     // FormatError for a merge naming a token outside the vocab, or whose joined token is not in
-    // it, and for a token given twice.
-    explicit BpeModel(const BpeVocab &vocab);
+    // it (the first such merge in rank order), and for a token given twice. `parallel_from`:
+    // tests set it to check that both ways give the same model.
+    explicit BpeModel(const BpeVocab &vocab, size_t parallel_from = kParallelMerges);
     ~BpeModel();
     BpeModel(const BpeModel &) = delete;
     BpeModel &operator=(const BpeModel &) = delete;
@@ -41,6 +46,12 @@ public:
     size_t cached() const;
 
 private:
+    struct ResolvedMerge;
+    void resolve_merges(const BpeVocab &vocab, size_t parallel_from);
+    // Resolves merges [begin, end) into `resolved`; returns `end`, or the index of the first merge
+    // that names a token outside the vocab, with `problem` saying so.
+    size_t resolve_range(const BpeVocab &vocab, size_t begin, size_t end, std::vector<ResolvedMerge> &resolved,
+                         std::string &problem) const;
     void merge(std::string_view raw, std::vector<int32_t> &out);
 
     std::vector<std::string> tokens_;
