@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <exception>
 #include <future>
 #include <map>
 #include <mutex>
@@ -20,7 +21,9 @@
 #include "models/llama/llama_rope.h"
 #include "halide_gen/compiler/compile_cache.h"
 #include "halide_gen/runtime/kernel_pool.h"
+#include "halide_gen/runtime/page_buffer.h"
 #include "models/llama/llama_recipe.h"
+#include "models/llama/panel_packing.h"
 #include "schedules/attention/attention.h"
 
 namespace halogen {
@@ -31,7 +34,8 @@ namespace {
 // into (so a Weight moves, never copies).
 struct Weight {
     BufferRef ref;
-    Array owned;   // empty when ref points into the mapping
+    Array owned;          // empty when ref points into the mapping or the weight is packed
+    PageBuffer packed;    // a packed weight's memory
     Weight() = default;
     Weight(Weight &&) = default;
     Weight &operator=(Weight &&) = default;
@@ -121,59 +125,83 @@ Weight blocked(Weight w, const SafetensorsTensor &t, int64_t b) {
     return out;
 }
 
-// A panel from its 32 rows: dst[k * 32 + i] = rows[i][k]. A step takes 16 k of every row, a cache
-// line of float32 each, and writes them as 16 x 32 contiguous elements, so every line read is
-// used whole while it is in the L1.
-template <typename T>
-void pack_panel(const T *const *rows, T *dst, int64_t K) {
-    constexpr int64_t R = kLlamaPanelRows, kStep = 16;
-    for (int64_t k0 = 0; k0 < K; k0 += kStep) {
-        const int64_t k1 = std::min(K, k0 + kStep);
-        for (int64_t i = 0; i < R; ++i) {
-            for (int64_t k = k0; k < k1; ++k) dst[k * R + i] = rows[i][k];
-        }
-    }
-}
+static_assert(kPanelRows == kLlamaPanelRows);
 
 // The rows of the tensors stacked, [32*P, K], in dtype d, copied into panels [P, K, 32]
 // (nn::pack_panels: panel p holds rows 32p ... 32p+31 side by side for each k). Rows already in d
 // (and aligned for it) are read in place; others are converted (or copied) 32 at a time into a
-// small buffer first.
-template <typename T>
-void pack_rows(const std::vector<const SafetensorsTensor *> &tensors, DType d, int64_t N, int64_t K, T *out) {
-    constexpr int64_t R = kLlamaPanelRows;
-    std::vector<T> converted(size_t(R * K));
-    std::vector<float> wide;
-    const T *rows[R];
-    size_t tensor = 0;
-    int64_t first = 0;   // the stacked row at which tensors[tensor] starts
-    for (int64_t p = 0; p < N / R; ++p) {
+// small buffer of the thread's first.
+template <typename T> struct PanelPacking {
+    const std::vector<const SafetensorsTensor *> *tensors = nullptr;
+    std::vector<int64_t> first;   // the stacked row at which each tensor starts
+    DType d = DType::Float32;
+    int64_t K = 0;
+    T *out = nullptr;
+    mutable std::mutex failing;
+    mutable std::exception_ptr failure;   // a task's exception, rethrown on the caller
+
+    void pack(int64_t p) const {
+        constexpr int64_t R = kLlamaPanelRows;
+        thread_local std::vector<T> converted;
+        thread_local std::vector<float> wide;
+        if (converted.size() < size_t(R * K)) converted.resize(size_t(R * K));
+        const T *rows[R];
+        size_t tensor = 0;
         for (int64_t i = 0; i < R; ++i) {
             const int64_t r = p * R + i;
-            while (r >= first + tensors[tensor]->shape[0]) first += tensors[tensor++]->shape[0];
-            const SafetensorsTensor &t = *tensors[tensor];
+            while (tensor + 1 < first.size() && r >= first[tensor + 1]) ++tensor;
+            const SafetensorsTensor &t = *(*tensors)[tensor];
             if (is(t, d) && reinterpret_cast<uintptr_t>(t.data) % alignof(T) == 0) {   // the file's offsets may be odd
-                rows[i] = reinterpret_cast<const T *>(t.data) + (r - first) * K;
+                rows[i] = reinterpret_cast<const T *>(t.data) + (r - first[tensor]) * K;
             } else {
-                convert(t, size_t((r - first) * K), size_t(K), d, converted.data() + i * K, wide);
+                convert(t, size_t((r - first[tensor]) * K), size_t(K), d, converted.data() + i * K, wide);
                 rows[i] = converted.data() + i * K;
             }
         }
         pack_panel(rows, out + p * K * R, K);
     }
+    static int task(void *, int p, uint8_t *closure) {
+        const auto &self = *reinterpret_cast<const PanelPacking *>(closure);
+        try {
+            self.pack(p);
+            return 0;
+        } catch (...) {
+            const std::lock_guard<std::mutex> lock(self.failing);
+            if (!self.failure) self.failure = std::current_exception();
+            return 1;
+        }
+    }
+};
+
+// The panels are packed on the kernels' threads, a panel a task: each thread reads its rows and
+// brings in the pages it writes, so the copy and the page faults of both sides are shared out.
+template <typename T>
+void pack_rows(const std::vector<const SafetensorsTensor *> &tensors, DType d, int64_t N, int64_t K, T *out) {
+    PanelPacking<T> packing;
+    packing.tensors = &tensors;
+    packing.d = d;
+    packing.K = K;
+    packing.out = out;
+    int64_t at = 0;
+    for (const SafetensorsTensor *t : tensors) {
+        packing.first.push_back(at);
+        at += t->shape[0];
+    }
+    kernel_do_par_for(nullptr, &PanelPacking<T>::task, 0, int(N / kLlamaPanelRows), reinterpret_cast<uint8_t *>(&packing));
+    if (packing.failure) std::rethrow_exception(packing.failure);
 }
 
-// The tensors' rows packed as pack_rows does, in an array of the model's own; the pages of the
+// The tensors' rows packed as pack_rows does, in memory of the model's own; the pages of the
 // checkpoint's mapping they were read from leave the resident memory.
 Weight packed(const std::vector<const SafetensorsTensor *> &tensors, DType d, WeightsRead &read) {
     const int64_t K = tensors[0]->shape[1];
     int64_t N = 0;
     for (const SafetensorsTensor *t : tensors) N += t->shape[0];
     Weight w;
-    w.owned = Array(d, {N / kLlamaPanelRows, K, kLlamaPanelRows});
-    if (d == DType::Float32) pack_rows(tensors, d, N, K, w.owned.data<float>());
-    else pack_rows(tensors, d, N, K, w.owned.data<uint16_t>());
-    w.ref = w.owned.ref();
+    w.packed = PageBuffer(size_t(N * K) * (d == DType::Float32 ? 4 : 2));
+    if (d == DType::Float32) pack_rows(tensors, d, N, K, static_cast<float *>(w.packed.data()));
+    else pack_rows(tensors, d, N, K, static_cast<uint16_t *>(w.packed.data()));
+    w.ref = BufferRef{w.packed.data(), d, {N / kLlamaPanelRows, K, kLlamaPanelRows}};
     for (const SafetensorsTensor *t : tensors) release_resident_pages(*t);   // the copy is what the kernels read
     read.add(tensors);
     return w;
