@@ -32,6 +32,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "formats/file_bytes.h"
 #include "formats/ggml_types.h"
 #include "frontend/errors.h"
 
@@ -196,8 +197,7 @@ public:
     std::vector<float> to_float32(const GgufTensor &t) const;
 
 private:
-    struct Storage;
-    std::shared_ptr<const Storage> storage_;
+    std::shared_ptr<const FileBytes> storage_;   // the bytes every view points into
     std::string path_;
     uint32_t version_ = 3, alignment_ = kGgufDefaultAlignment;
     uint64_t data_offset_ = 0;
@@ -205,7 +205,7 @@ private:
     std::vector<GgufTensor> tensors_;
     std::unordered_map<std::string, size_t> key_index_, tensor_index_;
 
-    static GgufFile bind(std::shared_ptr<const Storage> storage, const std::string &path);
+    static GgufFile bind(std::shared_ptr<const FileBytes> storage, const std::string &path);
     [[noreturn]] void fail(const std::string &problem) const;
 };
 

@@ -1,36 +1,12 @@
 // An open GGUF file: the read-only mapping, lookups of keys and tensors, the typed metadata reads
 // and the float32 view of tensors (see gguf.h).
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <fmt/format.h>
-
-#include <cerrno>
-#include <cstring>
 
 #include "formats/gguf.h"
 #include "formats/gguf_internal.h"
 #include "formats/printable_text.h"
 
 namespace halogen {
-
-// The whole file's bytes: a mapping, or a string for a file given in memory.
-struct GgufFile::Storage {
-    const uint8_t *bytes = nullptr;
-    uint64_t size = 0;
-    void *map = nullptr;
-    size_t map_size = 0;
-    std::string owned;
-
-    Storage() = default;
-    Storage(const Storage &) = delete;
-    Storage &operator=(const Storage &) = delete;
-    ~Storage() {
-        if (map) munmap(map, map_size);
-    }
-};
 
 namespace {
 
@@ -57,46 +33,16 @@ template <class T> std::string_view type_name_of() {
 
 }  // namespace
 
-GgufFile GgufFile::open(const std::string &path) {
-    auto storage = std::make_shared<Storage>();
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) fail_file(path, fmt::format("cannot open: {}", std::strerror(errno)));
-    struct stat st;
-    const bool stat_ok = fstat(fd, &st) == 0;
-    if (!stat_ok || !S_ISREG(st.st_mode)) {
-        const std::string why = !stat_ok ? fmt::format("cannot stat: {}", std::strerror(errno)) : "not a regular file";
-        ::close(fd);
-        fail_file(path, why);
-    }
-    const auto size = static_cast<uint64_t>(st.st_size);
-    if (size > 0) {   // an empty file has nothing to map; the parser names it too short
-        void *p = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (p == MAP_FAILED) {
-            const int err = errno;
-            ::close(fd);
-            fail_file(path, fmt::format("cannot map {} bytes: {}", size, std::strerror(err)));
-        }
-        storage->map = p;
-        storage->map_size = size;
-        storage->bytes = static_cast<const uint8_t *>(p);
-        storage->size = size;
-    }
-    ::close(fd);   // the mapping outlives the descriptor
-    return bind(std::move(storage), path);
-}
+GgufFile GgufFile::open(const std::string &path) { return bind(FileBytes::map(path), path); }
 
 GgufFile GgufFile::from_bytes(std::string bytes, const std::string &name) {
-    auto storage = std::make_shared<Storage>();
-    storage->owned = std::move(bytes);
-    storage->bytes = reinterpret_cast<const uint8_t *>(storage->owned.data());
-    storage->size = storage->owned.size();
-    return bind(std::move(storage), name);
+    return bind(FileBytes::hold(std::move(bytes)), name);
 }
 
-GgufFile GgufFile::bind(std::shared_ptr<const Storage> storage, const std::string &path) {
+GgufFile GgufFile::bind(std::shared_ptr<const FileBytes> storage, const std::string &path) {
     static const uint8_t kNothing = 0;   // a valid address for an empty file's views
     gguf_detail::Parsed parsed =
-        gguf_detail::parse_gguf(storage->bytes ? storage->bytes : &kNothing, storage->size, path);
+        gguf_detail::parse_gguf(storage->data() ? storage->data() : &kNothing, storage->size(), path);
     GgufFile f;
     f.storage_ = std::move(storage);
     f.path_ = path;
@@ -110,7 +56,7 @@ GgufFile GgufFile::bind(std::shared_ptr<const Storage> storage, const std::strin
     return f;
 }
 
-uint64_t GgufFile::file_size() const { return storage_ ? storage_->size : 0; }
+uint64_t GgufFile::file_size() const { return storage_ ? storage_->size() : 0; }
 
 void GgufFile::fail(const std::string &problem) const { fail_file(path_, problem); }
 

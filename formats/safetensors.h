@@ -25,6 +25,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "formats/file_bytes.h"
 #include "frontend/errors.h"
 
 namespace halogen {
@@ -96,13 +97,12 @@ public:
     uint64_t touch_data() const;
 
 private:
-    struct Storage;
-    std::shared_ptr<const Storage> storage_;
+    std::shared_ptr<const FileBytes> storage_;   // the bytes every view points into
     std::string path_;
     SafetensorsHeader header_;
     std::unordered_map<std::string, size_t> index_;   // name -> position in header_.tensors
 
-    static SafetensorsFile bind(std::shared_ptr<const Storage> storage, const std::string &path);
+    static SafetensorsFile bind(std::shared_ptr<const FileBytes> storage, const std::string &path);
 };
 
 // A tensor's values as float32: F32 copied, BF16 and F16 converted exactly (bfloat16.h). `out`

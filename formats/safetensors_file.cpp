@@ -18,22 +18,6 @@
 
 namespace halogen {
 
-// The whole file's bytes: a mapping, or a string for files given in memory.
-struct SafetensorsFile::Storage {
-    const uint8_t *bytes = nullptr;
-    uint64_t size = 0;
-    void *map = nullptr;
-    size_t map_size = 0;
-    std::string owned;
-
-    Storage() = default;
-    Storage(const Storage &) = delete;
-    Storage &operator=(const Storage &) = delete;
-    ~Storage() {
-        if (map) munmap(map, map_size);
-    }
-};
-
 namespace {
 
 [[noreturn]] void fail(const std::string &file, const std::string &problem) {
@@ -83,38 +67,24 @@ SafetensorsHeader read_safetensors_header(const std::string &path) {
 }
 
 SafetensorsFile SafetensorsFile::open(const std::string &path) {
-    auto storage = std::make_shared<Storage>();
-    {
-        Fd file(path);
-        uint64_t size = file.regular_file_size(path);
-        if (size < 8) safetensors_header_length({}, size, path);   // throws: too short
-        void *p = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, file.fd, 0);
-        if (p == MAP_FAILED) fail(path, fmt::format("cannot map {} bytes: {}", size, std::strerror(errno)));
-        storage->map = p;
-        storage->map_size = size;
-        storage->bytes = static_cast<const uint8_t *>(p);
-        storage->size = size;
-    }   // the mapping outlives the descriptor
-    return bind(std::move(storage), path);
+    std::shared_ptr<const FileBytes> bytes = FileBytes::map(path);
+    if (bytes->size() < 8) safetensors_header_length({}, bytes->size(), path);   // throws: too short
+    return bind(std::move(bytes), path);
 }
 
 SafetensorsFile SafetensorsFile::from_bytes(std::string bytes, const std::string &name) {
-    auto storage = std::make_shared<Storage>();
-    storage->owned = std::move(bytes);
-    storage->bytes = reinterpret_cast<const uint8_t *>(storage->owned.data());
-    storage->size = storage->owned.size();
-    return bind(std::move(storage), name);
+    return bind(FileBytes::hold(std::move(bytes)), name);
 }
 
-SafetensorsFile SafetensorsFile::bind(std::shared_ptr<const Storage> storage, const std::string &path) {
+SafetensorsFile SafetensorsFile::bind(std::shared_ptr<const FileBytes> storage, const std::string &path) {
     SafetensorsFile f;
-    std::string_view all(reinterpret_cast<const char *>(storage->bytes), storage->size);
-    f.header_ = parse_safetensors_header(all, storage->size, path);
-    const uint8_t *data = storage->bytes + f.header_.data_offset;
+    std::string_view all(reinterpret_cast<const char *>(storage->data()), storage->size());
+    f.header_ = parse_safetensors_header(all, storage->size(), path);
+    const uint8_t *data = storage->data() + f.header_.data_offset;
     for (size_t i = 0; i < f.header_.tensors.size(); ++i) {
         auto &t = f.header_.tensors[i];
         t.data = data + t.begin;
-        t.mapped = storage->map != nullptr;
+        t.mapped = storage->mapped();
         f.index_.emplace(t.name, i);
     }
     f.storage_ = std::move(storage);
@@ -144,8 +114,8 @@ uint64_t SafetensorsFile::touch_data() const {
     if (!storage_) return 0;
     const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
     uint64_t sum = 0;
-    const volatile uint8_t *bytes = storage_->bytes;
-    for (uint64_t i = header_.data_offset; i < storage_->size; i += page) sum += bytes[i];
+    const volatile uint8_t *bytes = storage_->data();
+    for (uint64_t i = header_.data_offset; i < storage_->size(); i += page) sum += bytes[i];
     return sum;
 }
 
