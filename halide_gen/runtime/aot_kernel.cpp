@@ -5,25 +5,17 @@
 #include <charconv>
 #include <cstdlib>
 #include <fstream>
-#include <mutex>
 
 #include <fmt/format.h>
 
 #include "frontend/errors.h"
 #include "halide_gen/runtime/host_caches.h"
+#include "halide_gen/runtime/halide_errors.h"
 #include "halide_gen/runtime/kernel_pool.h"
 
 namespace halogen {
 
 namespace {
-
-// Halide reports run-time errors through this handler; keep the last message for the exception.
-std::mutex error_mutex;
-std::string last_error;
-void record_error(void *, const char *msg) {
-    std::lock_guard<std::mutex> lock(error_mutex);
-    last_error = msg;
-}
 
 int64_t buffer_bytes(const halide_buffer_t *b) {
     int64_t n = (b->type.bits + 7) / 8;
@@ -39,7 +31,7 @@ public:
         }
         // The AOT runtime's handlers, once: errors recorded for the call, parallel loops on OpenMP.
         static const bool handlers_set =
-            (halide_set_error_handler(record_error), halide_set_custom_do_par_for(kernel_do_par_for), true);
+            (halide_set_error_handler(record_halide_error), halide_set_custom_do_par_for(kernel_do_par_for), true);
         (void)handlers_set;
     }
 
@@ -74,8 +66,7 @@ public:
         const AotKernel *k = &k_;
         return [argv, fn, k] {
             if (fn(argv->data()) != 0) {
-                std::lock_guard<std::mutex> lock(error_mutex);
-                throw Error(fmt::format("{} {}: kernel failed: {}", k->family, k->variant, last_error));
+                throw Error(fmt::format("{} {}: kernel failed: {}", k->family, k->variant, last_halide_error()));
             }
         };
     }

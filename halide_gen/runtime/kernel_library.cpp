@@ -5,24 +5,16 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <mutex>
 
 #include <fmt/format.h>
 
 #include "frontend/errors.h"
+#include "halide_gen/runtime/halide_errors.h"
 #include "halide_gen/runtime/kernel_pool.h"
 
 namespace halogen {
 
 namespace {
-
-// The libraries' runtimes report errors here; the message is kept for the call's exception.
-std::mutex error_mutex;
-std::string last_error;
-void record_error(void *, const char *msg) {
-    std::lock_guard<std::mutex> lock(error_mutex);
-    last_error = msg;
-}
 
 using ArgvFn = int (*)(void **);
 using MetadataFn = const halide_filter_metadata_t *(*)();
@@ -70,7 +62,7 @@ public:
             }
         }
         // This library's own runtime: errors recorded for the call, parallel loops on the pool.
-        symbol<SetErrorHandler>(handle_->dl, "halide_set_error_handler", who_)(record_error);
+        symbol<SetErrorHandler>(handle_->dl, "halide_set_error_handler", who_)(record_halide_error);
         symbol<SetParFor>(handle_->dl, "halide_set_custom_do_par_for", who_)(kernel_do_par_for);
     }
 
@@ -96,8 +88,7 @@ public:
         auto keep = handle_;
         return [argv, fn, who, keep] {
             if (fn(argv->data()) != 0) {
-                std::lock_guard<std::mutex> lock(error_mutex);
-                throw Error(fmt::format("{}: kernel failed: {}", *who, last_error));
+                throw Error(fmt::format("{}: kernel failed: {}", *who, last_halide_error()));
             }
         };
     }
