@@ -2,13 +2,15 @@
 #include "tokenizer/piece_cache.h"
 
 #include <cstring>
+#include <new>
 
 namespace halogen {
 
 PieceCache::PieceCache(size_t slots) {
     uint64_t size = 16;
     while (size < slots) size <<= 1;
-    slots_.assign(size, Slot{0, 0, 0, 0, 0});
+    slots_.reset(static_cast<Slot *>(std::calloc(size, sizeof(Slot))));
+    if (!slots_) throw std::bad_alloc();
     mask_ = size - 1;
 }
 
@@ -73,7 +75,7 @@ const int32_t *PieceCache::find(std::string_view key, uint64_t h, uint32_t &coun
 }
 
 void PieceCache::clear() {
-    std::fill(slots_.begin(), slots_.end(), Slot{0, 0, 0, 0, 0});
+    std::memset(static_cast<void *>(slots_.get()), 0, (mask_ + 1) * sizeof(Slot));
     used_ = 0;
     keys_.clear();
     ids_.clear();
@@ -81,7 +83,7 @@ void PieceCache::clear() {
 
 void PieceCache::insert(std::string_view key, uint64_t h, const int32_t *ids, uint32_t count) {
     if (key.empty()) return;
-    if (2 * (used_ + 1) > slots_.size() || keys_.size() + key.size() > UINT32_MAX || ids_.size() + count > UINT32_MAX) clear();
+    if (2 * (used_ + 1) > mask_ + 1 || keys_.size() + key.size() > UINT32_MAX || ids_.size() + count > UINT32_MAX) clear();
     for (uint64_t i = h & mask_;; i = (i + 1) & mask_) {
         Slot &s = slots_[i];
         if (s.key_length != 0) continue;

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,7 +34,12 @@ private:
         uint32_t key_length;   // 0: empty (the empty key is never cached)
         uint32_t count;
     };
-    std::vector<Slot> slots_;
+    // Zeroed by calloc, whose fresh pages are touched (and faulted in) only where slots are used:
+    // a short prompt costs a few pages, not the whole table.
+    struct Free {
+        void operator()(Slot *p) const { std::free(p); }
+    };
+    std::unique_ptr<Slot[], Free> slots_;
     uint64_t mask_;
     size_t used_ = 0;
     std::string keys_;

@@ -5,8 +5,9 @@
 // short piece, letters drawn by their English frequency, so that English text meets multi-byte
 // tokens as it would in a trained vocab; otherwise any two tokens. After each new token, other
 // ways of splitting it into two existing tokens are added as extra merges; a last pass adds
-// more such splits until there are 2.19 merges per token, as in llama3 (any split of a token
-// into two tokens is a valid merge, whatever its rank).
+// more such splits, up to llama3's 2.19 merges per token (any split of a token into two tokens
+// is a valid merge, whatever its rank). Random tokens are short, so the splits run out first:
+// a 128256-token vocab gets about 1.6 merges per token.
 #include "tokenizer/random_tokenizer.h"
 
 #include <cerrno>
@@ -129,7 +130,7 @@ RandomTokenizerFiles random_tokenizer_files(int64_t vocab_size, uint64_t seed) {
         if (wordlike(tokens.back(), true)) words.push_back(id);
     }
 
-    // Further merges, as in llama3's 2.19 per token: every other split of a token into two tokens.
+    // Further merges, up to llama3's 2.19 per token: every other split of a token into two tokens.
     const size_t merge_target = n_model * 219 / 100;
     for (size_t t = 256; t < tokens.size() && merges.size() < merge_target; ++t) {
         const std::string &joined = tokens[t];
