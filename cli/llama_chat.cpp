@@ -11,6 +11,7 @@
 
 #include "cli/flag_checks.h"
 #include "cli/threads_flag.h"
+#include "models/llama/cached_text.h"
 #include "models/llama/llama_text.h"
 #include "models/llama/text_generation.h"
 
@@ -45,7 +46,7 @@ CLI::App *add_chat_command(CLI::App &llama, ChatOptions &o) {
 int llama_chat(const ChatOptions &o) {
     Sampler sampler(resolve_sampling(kCommand, o.sampling));
     const LlamaConfig c = read_model_config(o.run.model);
-    const LlamaText text = open_llama_text(o.run.model);
+    const LlamaText text = open_cached_llama_text(o.run.model, text_cache(o.run));
     if (text.files.chat_template.empty()) {
         throw Error(fmt::format("{}: {} has no chat template (tokenizer_config.json's chat_template)", kCommand, o.run.model));
     }

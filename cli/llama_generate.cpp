@@ -15,6 +15,7 @@
 #include "cli/plural.h"
 #include "cli/process_clock.h"
 #include "cli/threads_flag.h"
+#include "models/llama/cached_text.h"
 #include "models/llama/llama_text.h"
 #include "models/llama/text_generation.h"
 
@@ -93,7 +94,7 @@ int llama_generate(const GenerateOptions &o) {
 
     const LlamaConfig c = read_model_config(o.run.model);
     std::unique_ptr<LlamaText> text;
-    if (text_prompt) text = std::make_unique<LlamaText>(open_llama_text(o.run.model));
+    if (text_prompt) text = std::make_unique<LlamaText>(open_cached_llama_text(o.run.model, text_cache(o.run)));
     const std::vector<int32_t> prompt = prompt_ids(o, text.get());
     for (int32_t id : prompt) {
         if (id < 0 || id >= c.vocab_size) {

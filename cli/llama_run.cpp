@@ -66,6 +66,13 @@ void add_llama_run_options(CLI::App &command, LlamaRunOptions &o) {
 
 LlamaConfig read_model_config(const std::string &model) { return read_llama_config(llama_model_files(model).config); }
 
+CompileCacheOptions text_cache(const LlamaRunOptions &o) {
+    CompileCacheOptions cache;
+    cache.enabled = !o.no_cache;
+    cache.dir = o.cache_dir;
+    return cache;
+}
+
 int64_t llama_run_context(const std::string &command, const LlamaConfig &c, int64_t prompt, const std::string &prompt_text,
                           int64_t more, const std::string &more_flag, int64_t context) {
     const int64_t limit = c.max_position_embeddings;

@@ -11,6 +11,7 @@
 
 #include "cli/flag_checks.h"
 #include "frontend/errors.h"
+#include "models/llama/cached_text.h"
 #include "models/llama/llama_text.h"
 
 namespace halogen {
@@ -48,7 +49,7 @@ int llama_tokenize(const TokenizeOptions &o) {
         s << f.rdbuf();
         text = s.str();
     }
-    const LlamaText t = open_llama_text(o.model);
+    const LlamaText t = open_cached_llama_text(o.model, CompileCacheOptions{});
     std::vector<int32_t> ids;
     if (o.chat) {
         std::vector<ChatTurn> conversation;
@@ -69,7 +70,7 @@ int llama_tokenize(const TokenizeOptions &o) {
 }
 
 int llama_detokenize(const TokenizeOptions &o) {
-    const LlamaText t = open_llama_text(o.model);
+    const LlamaText t = open_cached_llama_text(o.model, CompileCacheOptions{});
     for (int32_t id : o.ids) {
         if (!t.tokenizer->has_id(id)) {
             throw Error(fmt::format("llama detokenize: id {} is not in the vocabulary of {} tokens", id,

@@ -27,6 +27,29 @@ constexpr size_t kCacheKeyMax = 256;   // longer pre-tokens are not cached
 BpeModel::BpeModel(const BpeVocab &vocab, size_t parallel_from)
     : tokens_(vocab.tokens), ignore_merges_(vocab.ignore_merges), fuse_unk_(vocab.fuse_unk),
       cache_(std::make_unique<PieceCache>()) {
+    index_tokens(vocab);
+    resolve_merges(vocab, parallel_from);
+}
+
+BpeModel::BpeModel(std::vector<std::string> tokens, const BpeVocab &vocab, const std::vector<IdMerge> &merges)
+    : tokens_(std::move(tokens)), ignore_merges_(vocab.ignore_merges), fuse_unk_(vocab.fuse_unk),
+      cache_(std::make_unique<PieceCache>()) {
+    index_tokens(vocab);
+    const auto n = static_cast<int64_t>(tokens_.size());
+    merges_.reserve(merges.size());
+    constexpr size_t kAhead = 16;
+    for (size_t i = 0; i < merges.size(); ++i) {
+        if (i + kAhead < merges.size()) merges_.prefetch(merges[i + kAhead].left, merges[i + kAhead].right);
+        const IdMerge &m = merges[i];
+        for (const int32_t id : {m.left, m.right, m.id})
+            if (id < 0 || id >= n)
+                throw FormatError(vocab.source + ": merge " + std::to_string(m.rank) + " names id " + std::to_string(id) +
+                                  ", outside the vocab of " + std::to_string(n));
+        merges_.set(m.left, m.right, {m.rank, m.id});
+    }
+}
+
+void BpeModel::index_tokens(const BpeVocab &vocab) {
     if (const int64_t repeated = ids_.build(tokens_); repeated >= 0) {
         const std::string &t = tokens_[static_cast<size_t>(repeated)];
         throw FormatError(vocab.source + ": vocab: the token '" + printable_text(t, 60) + "' is given twice (ids " +
@@ -37,7 +60,13 @@ BpeModel::BpeModel(const BpeVocab &vocab, size_t parallel_from)
         unk_id_ = id_of(vocab.unk_token);
         if (unk_id_ < 0) throw FormatError(vocab.source + ": unk_token '" + vocab.unk_token + "' is not in the vocab");
     }
-    resolve_merges(vocab, parallel_from);
+}
+
+std::vector<BpeModel::IdMerge> BpeModel::merges() const {
+    std::vector<IdMerge> out;
+    out.reserve(merges_.size());
+    merges_.for_each([&](int32_t left, int32_t right, MergeTable::Merge m) { out.push_back({left, right, m.id, m.rank}); });
+    return out;
 }
 
 // A merge's tokens as ids: the pair and the token they make.

@@ -28,6 +28,21 @@ public:
     // it (the first such merge in rank order), and for a token given twice. `parallel_from`:
     // tests set it to check that both ways give the same model.
     explicit BpeModel(const BpeVocab &vocab, size_t parallel_from = kParallelMerges);
+
+    // A merge as the model holds it: the pair of ids, the id they make and its rank.
+    struct IdMerge {
+        int32_t left, right, id;
+        uint32_t rank;
+    };
+    // The model from `tokens` (the vocab by id, taken over) and merges already resolved to ids
+    // (merges() of a model built from the same vocab: tokenizer_snapshot.h); vocab's tokens and
+    // merges are not read, its other fields are. FormatError for an id outside the vocab and for
+    // a token given twice.
+    BpeModel(std::vector<std::string> tokens, const BpeVocab &vocab, const std::vector<IdMerge> &merges);
+    // Every merge (a pair listed twice appears once, with its last rank), in the order of the
+    // model's table: the constructor above inserts them in that order into a table of the same
+    // size, touching its slots in order instead of at random.
+    std::vector<IdMerge> merges() const;
     ~BpeModel();
     BpeModel(const BpeModel &) = delete;
     BpeModel &operator=(const BpeModel &) = delete;
@@ -47,6 +62,7 @@ public:
 
 private:
     struct ResolvedMerge;
+    void index_tokens(const BpeVocab &vocab);
     void resolve_merges(const BpeVocab &vocab, size_t parallel_from);
     // Resolves merges [begin, end) into `resolved`; returns `end`, or the index of the first merge
     // that names a token outside the vocab, with `problem` saying so.

@@ -59,6 +59,12 @@ public:
         }
     }
     size_t size() const { return size_; }
+    // Calls f(left, right, merge) for every pair in the table, in slot order.
+    template <class F>
+    void for_each(F &&f) const {
+        for (const Slot &s : slots_)
+            if (s.key != kEmpty) f(static_cast<int32_t>(s.key >> 32), static_cast<int32_t>(s.key & 0xffffffffu), s.merge);
+    }
 
 private:
     struct Slot {

@@ -28,8 +28,10 @@ std::string decoded_bytes(const std::string &token) {
 
 }  // namespace
 
-Tokenizer::Tokenizer(const BpeVocab &vocab)
-    : model_(std::make_unique<BpeModel>(vocab)), pre_tokenizer_(vocab.pre_tokenizer),
+Tokenizer::Tokenizer(const BpeVocab &vocab) : Tokenizer(vocab, std::make_unique<BpeModel>(vocab)) {}
+
+Tokenizer::Tokenizer(const BpeVocab &vocab, std::unique_ptr<BpeModel> model)
+    : model_(std::move(model)), pre_tokenizer_(vocab.pre_tokenizer),
       raw_added_(with_normalized(vocab.added, false)), normalized_added_(with_normalized(vocab.added, true)),
       prefix_ids_(vocab.prefix_ids), suffix_ids_(vocab.suffix_ids), bos_id_(vocab.bos_id), eos_id_(vocab.eos_id),
       eot_id_(vocab.eot_id) {

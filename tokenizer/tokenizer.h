@@ -39,6 +39,9 @@ public:
     // FormatError when the vocab is inconsistent (a merge outside the vocab, an added token
     // whose id disagrees with the vocab, a post-processor id outside it, ...).
     explicit Tokenizer(const BpeVocab &vocab);
+    // The tokenizer around a BPE model already built from `vocab` (tokenizer_snapshot.h builds it
+    // from resolved merges); the rest as above.
+    Tokenizer(const BpeVocab &vocab, std::unique_ptr<BpeModel> model);
     ~Tokenizer();
 
     std::vector<int32_t> encode(std::string_view text, bool add_special_tokens = true) const;
@@ -59,6 +62,8 @@ public:
     std::string id_to_token(int32_t id) const;
     // An added token's id by content, else the model's id of a byte-level string; -1 if none.
     int32_t token_to_id(std::string_view token) const;
+
+    const BpeModel &model() const { return *model_; }
 
     int32_t bos_id() const { return bos_id_; }
     int32_t eos_id() const { return eos_id_; }

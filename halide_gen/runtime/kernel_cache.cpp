@@ -76,10 +76,10 @@ std::string KernelCache::default_dir(const std::string &dir) {
     return "/tmp/halogen-cache";
 }
 
-KernelCache::KernelCache(std::string dir) : dir_(std::move(dir)) {}
+KernelCache::KernelCache(std::string dir, std::string folder) : dir_(std::move(dir)), folder_(std::move(folder)) {}
 
 std::string KernelCache::path_of(const std::string &key) const {
-    return fmt::format("{}/kernels/{:016x}.hkc", dir_, fnv1a64(key.data(), key.size()));
+    return fmt::format("{}/{}/{:016x}.hkc", dir_, folder_, fnv1a64(key.data(), key.size()));
 }
 
 CacheLookup KernelCache::find(const std::string &key) const {
@@ -87,7 +87,15 @@ CacheLookup KernelCache::find(const std::string &key) const {
     const std::string path = path_of(key);
     std::ifstream f(path, std::ios::binary);
     if (!f) return out;   // absent
-    std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    std::string bytes;
+    f.seekg(0, std::ios::end);
+    const std::streamoff size = f.tellg();
+    f.seekg(0, std::ios::beg);
+    if (size > 0) {
+        bytes.resize(static_cast<size_t>(size));
+        f.read(bytes.data(), size);
+        bytes.resize(static_cast<size_t>(f.gcount()));
+    }
     if (f.bad()) {
         out.problem = fmt::format("unreadable: {}", std::strerror(errno));
         return out;
@@ -116,12 +124,16 @@ CacheLookup KernelCache::find(const std::string &key) const {
         out.problem = "holds another key (another target, Halide or halogen build)";
         return out;
     }
-    out.kernel = CachedKernel{bytes.substr(kHeader + key_n, meta_n), bytes.substr(kHeader + key_n + meta_n, lib_n)};
+    // The library moved out of the file's bytes, not copied (a tokenizer snapshot is megabytes).
+    std::string metadata = bytes.substr(kHeader + key_n, meta_n);
+    bytes.erase(0, kHeader + key_n + meta_n);
+    bytes.resize(lib_n);
+    out.kernel = CachedKernel{std::move(metadata), std::move(bytes)};
     return out;
 }
 
 std::string KernelCache::store(const std::string &key, const CachedKernel &kernel) const {
-    if (std::string why = make_dirs(dir_ + "/kernels"); !why.empty()) return why;
+    if (std::string why = make_dirs(dir_ + "/" + folder_); !why.empty()) return why;
     std::string bytes(kMagic, sizeof kMagic);
     put_u64(bytes, key.size());
     put_u64(bytes, kernel.metadata.size());

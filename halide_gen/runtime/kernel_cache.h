@@ -4,7 +4,8 @@
 //
 // The folder: --cache-dir when a command is given one; else $HALOGEN_CACHE_DIR; else
 // $XDG_CACHE_HOME/halogen; else $HOME/.cache/halogen. An entry is the file
-// `kernels/<16 hex digits of the key's hash>.hkc`:
+// `kernels/<16 hex digits of the key's hash>.hkc` (another folder than kernels/ for other
+// things kept the same way: tokenizer snapshots, models/llama/cached_text.h):
 //   "HLGNKC01"                      8 bytes, the format and its version
 //   key, metadata, library lengths  3 x uint64 little-endian
 //   key, metadata, library          the bytes
@@ -41,7 +42,9 @@ public:
     // The folder described above; `dir` non-empty overrides the environment.
     static std::string default_dir(const std::string &dir = "");
 
-    explicit KernelCache(std::string dir);
+    // Entries go in `dir`/`folder`: kernels/ for compiled kernels; models/llama/cached_text.h keeps
+    // tokenizer snapshots in tokenizers/, as entries of the same form.
+    explicit KernelCache(std::string dir, std::string folder = "kernels");
     const std::string &dir() const { return dir_; }
     std::string path_of(const std::string &key) const;   // the entry's file
 
@@ -51,7 +54,7 @@ public:
     std::string store(const std::string &key, const CachedKernel &kernel) const;
 
 private:
-    std::string dir_;
+    std::string dir_, folder_;
 };
 
 // FNV-1a, 64 bits: the entries' checksum and the hash in their names.

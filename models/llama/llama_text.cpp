@@ -64,7 +64,7 @@ void add_once(std::vector<int32_t> &ids, int32_t id) {
 
 }  // namespace
 
-LlamaText open_llama_text(const std::string &model) {
+LlamaText open_llama_text(const std::string &model, const TokenizerBuilder &build) {
     LlamaText t;
     if (!is_directory(model) && starts_with_gguf_magic(model)) {
         const GgufFile gguf = GgufFile::open(model);
@@ -77,8 +77,14 @@ LlamaText open_llama_text(const std::string &model) {
         if (stat((folder + "/tokenizer.json").c_str(), &st) != 0) {
             throw FormatError(fmt::format("{}: no tokenizer.json: the model has no tokenizer (give --ids instead)", folder));
         }
-        t.files = read_tokenizer_files(folder);
-        t.tokenizer = std::make_unique<Tokenizer>(t.files.vocab);
+        if (build) {
+            BuiltTokenizer built = build(folder);
+            t.files = std::move(built.files);
+            t.tokenizer = std::move(built.tokenizer);
+        } else {
+            t.files = read_tokenizer_files(folder);
+            t.tokenizer = std::make_unique<Tokenizer>(t.files.vocab);
+        }
         const int32_t vocab = t.tokenizer->vocab_size();
         t.end_ids = eos_ids_of(folder + "/generation_config.json", vocab);
         if (t.end_ids.empty()) t.end_ids = eos_ids_of(folder + "/config.json", vocab);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,9 +25,20 @@ struct LlamaText {
     std::vector<int32_t> end_ids;
 };
 
+// How a model directory's tokenizer files become a tokenizer: given the folder, the files read
+// (TokenizerFiles; the vocab's tokens and merges may be left empty, the tokenizer holds them)
+// and the tokenizer built from them.
+// open_llama_text's default reads tokenizer.json and builds it; a snapshot may stand in for
+// both (models/llama/cached_text.h).
+struct BuiltTokenizer {
+    TokenizerFiles files;
+    std::unique_ptr<Tokenizer> tokenizer;
+};
+using TokenizerBuilder = std::function<BuiltTokenizer(const std::string &folder)>;
+
 // FormatError naming the path when it holds no tokenizer (a directory without tokenizer.json, a
 // GGUF file without tokenizer.ggml.* keys) or a malformed one.
-LlamaText open_llama_text(const std::string &model);
+LlamaText open_llama_text(const std::string &model, const TokenizerBuilder &build = {});
 
 // A conversation as the chat template renders it, ending in the generation prompt, tokenized
 // without the BOS the template already wrote (tokenizer special tokens are matched in the text).

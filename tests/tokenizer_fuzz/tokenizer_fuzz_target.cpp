@@ -2,7 +2,8 @@
 // arbitrary bytes. The first byte of an input picks what the rest is:
 //   % 3 == 0  a tokenizer.json: it either builds a Tokenizer or throws one FormatError whose
 //             message is one line starting "fuzz.json: "; a tokenizer it builds then encodes a
-//             short text and its ids decode without error;
+//             short text, its ids decode without error, and the tokenizer read back from its
+//             snapshot (tokenizer_snapshot.h) encodes the text the same;
 //   % 3 == 1  text for a fixed random llama3-style tokenizer (random_tokenizer.h);
 //   % 3 == 2  text for the same vocab with SmolLM2's pre-tokenizer and added tokens that use
 //             lstrip, rstrip and single_word.
@@ -26,6 +27,8 @@
 #include "tokenizer/random_tokenizer.h"
 #include "tokenizer/stream_decoder.h"
 #include "tokenizer/tokenizer.h"
+#include "tokenizer/tokenizer_files.h"
+#include "tokenizer/tokenizer_snapshot.h"
 #include "tokenizer/utf8.h"
 
 namespace {
@@ -74,8 +77,10 @@ void check_text(const Tokenizer &t, const std::string &text) {
 
 void check_json(const std::string &text) {
     std::unique_ptr<Tokenizer> t;
+    TokenizerFiles files;
     try {
-        t = std::make_unique<Tokenizer>(parse_hf_tokenizer_json(text, "fuzz.json"));
+        files.vocab = parse_hf_tokenizer_json(text, "fuzz.json");
+        t = std::make_unique<Tokenizer>(files.vocab);
     } catch (const FormatError &e) {
         ++g_rejected;
         const std::string msg = e.what();
@@ -86,9 +91,13 @@ void check_json(const std::string &text) {
     ++g_read;
     // A pattern read from the file may exhaust PCRE2's match limits: that is an Error naming the
     // pre-tokenizer, not a crash.
+    // Its snapshot read back (tokenizer_snapshot.h) must encode the same.
+    const SnapshotTokenizer back = tokenizer_from_snapshot(tokenizer_snapshot(files, *t), "fuzz.snapshot");
     try {
-        const auto ids = t->encode("Hello, world! 123 \xF0\x9F\x98\x80 x\r\n", true);
+        const char *sample = "Hello, world! 123 \xF0\x9F\x98\x80 x\r\n";
+        const auto ids = t->encode(sample, true);
         t->decode(ids);
+        if (back.tokenizer->encode(sample, true) != ids) crash("the snapshot's tokenizer encodes differently", sample);
     } catch (const Error &e) {
         if (std::string(e.what()).rfind("pre-tokenizer: ", 0) != 0) throw;
     }
