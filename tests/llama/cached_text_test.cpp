@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "models/llama/cached_text.h"
@@ -41,11 +42,19 @@ Opened open(const std::string &model, const CompileCacheOptions &cache) {
     return o;
 }
 
-TEST(CachedText, SecondOpenReadsTheSnapshotAndTokenizesTheSame) {
+// A model folder holding a random tokenizer, and an empty cache folder.
+struct Folders {
     halogen_test::TempDir model, cache;
-    write_random_tokenizer(model.str(), 2000, 4);
     CompileCacheOptions options;
-    options.dir = cache.str();
+    Folders(int64_t vocab, uint64_t seed) {
+        write_random_tokenizer(model.str(), vocab, seed);
+        options.dir = cache.str();
+    }
+};
+
+TEST(CachedText, SecondOpenReadsTheSnapshotAndTokenizesTheSame) {
+    Folders f(2000, 4);
+    const auto &[model, cache, options] = std::tie(f.model, f.cache, f.options);
     const Opened first = open(model.str(), options);
     EXPECT_EQ(first.from, TextFrom::built);
     ASSERT_EQ(entries(cache.path).size(), 1u);
@@ -73,10 +82,8 @@ TEST(CachedText, SecondOpenReadsTheSnapshotAndTokenizesTheSame) {
 }
 
 TEST(CachedText, DamagedEntriesAreBuiltAnewAndReplaced) {
-    halogen_test::TempDir model, cache;
-    write_random_tokenizer(model.str(), 1500, 8);
-    CompileCacheOptions options;
-    options.dir = cache.str();
+    Folders f(1500, 8);
+    const auto &[model, cache, options] = std::tie(f.model, f.cache, f.options);
     const Opened good = open(model.str(), options);
     ASSERT_EQ(entries(cache.path).size(), 1u);
     const fs::path entry = entries(cache.path)[0];
@@ -98,8 +105,8 @@ TEST(CachedText, DamagedEntriesAreBuiltAnewAndReplaced) {
 }
 
 TEST(CachedText, CacheOffWritesNothingAndAnUnwritableFolderStillGivesTheTokenizer) {
-    halogen_test::TempDir model, cache;
-    write_random_tokenizer(model.str(), 1200, 2);
+    Folders f(1200, 2);
+    const auto &[model, cache] = std::tie(f.model, f.cache);
     CompileCacheOptions off;
     off.enabled = false;
     off.dir = cache.str();
