@@ -15,7 +15,7 @@
 #include "cli/plural.h"
 #include "cli/process_clock.h"
 #include "cli/threads_flag.h"
-#include "models/llama/cached_text.h"
+#include "cli/llama_text_cache.h"
 #include "models/llama/llama_text.h"
 #include "models/llama/text_generation.h"
 

@@ -16,7 +16,7 @@
 
 #include "cli/llama_model_files.h"
 #include "formats/checkpoint.h"
-#include "models/llama/cached_text.h"
+#include "cli/llama_text_cache.h"
 #include "models/llama/llama_config.h"
 #include "models/llama/llama_model.h"
 #include "models/llama/llama_weights.h"
@@ -37,7 +37,7 @@ struct LlamaRunOptions {
 void add_llama_run_options(CLI::App &command, LlamaRunOptions &o);
 
 // The cache options --cache-dir and --no-cache give, for the model's tokenizer snapshot
-// (models/llama/cached_text.h) as for its kernels.
+// (cli/llama_text_cache.h) as for its kernels.
 CompileCacheOptions text_cache(const LlamaRunOptions &o);
 
 // The config of the model --model names (llama_model_files.h); ConfigError or Error on a problem.

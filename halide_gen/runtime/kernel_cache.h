@@ -5,7 +5,7 @@
 // The folder: --cache-dir when a command is given one; else $HALOGEN_CACHE_DIR; else
 // $XDG_CACHE_HOME/halogen; else $HOME/.cache/halogen. An entry is the file
 // `kernels/<16 hex digits of the key's hash>.hkc` (another folder than kernels/ for other
-// things kept the same way: tokenizer snapshots, models/llama/cached_text.h):
+// things kept the same way: tokenizer snapshots, cli/llama_text_cache.h):
 //   "HLGNKC01"                      8 bytes, the format and its version
 //   key, metadata, library lengths  3 x uint64 little-endian
 //   key, metadata, library          the bytes
@@ -42,7 +42,7 @@ public:
     // The folder described above; `dir` non-empty overrides the environment.
     static std::string default_dir(const std::string &dir = "");
 
-    // Entries go in `dir`/`folder`: kernels/ for compiled kernels; models/llama/cached_text.h keeps
+    // Entries go in `dir`/`folder`: kernels/ for compiled kernels; cli/llama_text_cache.h keeps
     // tokenizer snapshots in tokenizers/, as entries of the same form.
     explicit KernelCache(std::string dir, std::string folder = "kernels");
     const std::string &dir() const { return dir_; }

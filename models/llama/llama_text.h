@@ -29,7 +29,7 @@ struct LlamaText {
 // (TokenizerFiles; the vocab's tokens and merges may be left empty, the tokenizer holds them)
 // and the tokenizer built from them.
 // open_llama_text's default reads tokenizer.json and builds it; a snapshot may stand in for
-// both (models/llama/cached_text.h).
+// both (cli/llama_text_cache.h).
 struct BuiltTokenizer {
     TokenizerFiles files;
     std::unique_ptr<Tokenizer> tokenizer;

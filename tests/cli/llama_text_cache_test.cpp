@@ -1,4 +1,4 @@
-// A model's text side through the kernel cache's folder (models/llama/cached_text.h): the first
+// A model's text side through the kernel cache's folder (cli/llama_text_cache.h): the first
 // open builds the tokenizer and stores a snapshot, the second reads it and tokenizes as the first;
 // a changed tokenizer.json or tokenizer_config.json is a new key; a damaged entry is built anew and
 // replaced; the cache off writes nothing; an unwritable folder still gives the tokenizer.
@@ -10,7 +10,7 @@
 #include <tuple>
 #include <vector>
 
-#include "models/llama/cached_text.h"
+#include "cli/llama_text_cache.h"
 #include "tests/llama/llama_test_support.h"
 #include "tokenizer/random_tokenizer.h"
 

@@ -1,5 +1,5 @@
-// A llama model's text side through the kernel cache's folder (cached_text.h).
-#include "models/llama/cached_text.h"
+// A llama model's text side through the kernel cache's folder (llama_text_cache.h).
+#include "cli/llama_text_cache.h"
 
 #include <sys/stat.h>
 
